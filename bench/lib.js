@@ -1,0 +1,168 @@
+// Shared benchmark machinery: spawning Overcast (built, from dist/) and the floor servers it is
+// compared with in the same run (a bare fastify server; raw Node http streaming files), a bounded
+// closed-loop load generator over keep-alive connections, and medians.
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'overcast.js');
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export function tempDir(prefix = 'overcast-bench-') {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** Spawns a process and resolves once `ready` matches its stdout; reports spawn→ready time. */
+export function spawnUntil(command, args, ready, env = {}) {
+  const started = process.hrtime.bigint();
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out waiting for ${command} ${args.join(' ')}: ${out}`));
+    }, 30_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+      }
+    });
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code}: ${out}`));
+    });
+  });
+}
+
+export async function stopChild(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(t);
+}
+
+/** Polls `url` until it answers 200; returns the milliseconds from `startedNs`. */
+export async function firstHealthy(url, startedNs) {
+  for (let i = 0; i < 3000; i++) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) {
+        await res.arrayBuffer();
+        return Number(process.hrtime.bigint() - startedNs) / 1e6;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error(`${url} never became healthy`);
+}
+
+/** Starts `overcast start` on a free port; resolves with its endpoint and child process. */
+export async function startOvercast({ inMemory = false, dataDir, extraArgs = [] } = {}) {
+  const args = [BIN, 'start', '--port', '0', '--log-level', 'error', ...extraArgs];
+  if (inMemory) args.push('--in-memory');
+  else args.push('--data-dir', dataDir);
+  const { child, match } = await spawnUntil(process.execPath, args, /listening on (http:\/\/[^\s]+)/, {
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  });
+  return { child, endpoint: match[1] };
+}
+
+/** RSS of a process in MiB, from /proc. */
+export function rssMiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmRSS:\s+(\d+) kB/.exec(status);
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Closed-loop load: `concurrency` workers each issue `fn()` back to back until `total` requests
+ * are done. Returns requests per second.
+ */
+export async function load({ concurrency, total, fn }) {
+  let issued = 0;
+  const started = process.hrtime.bigint();
+  const worker = async () => {
+    while (issued < total) {
+      issued++;
+      await fn();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return total / seconds;
+}
+
+/** A keep-alive HTTP request helper that reads the whole response; resolves {status, bytes}. */
+export function makeRequester(endpoint, maxSockets = 64) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const url = new URL(endpoint);
+  return (method, path, { body, headers = {} } = {}) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        { host: url.hostname, port: url.port, method, path, agent, headers },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (c) => (bytes += c.length));
+          res.on('end', () => resolve({ status: res.statusCode, bytes }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      if (body && typeof body.pipe === 'function') body.pipe(req);
+      else req.end(body);
+    });
+}
+
+/**
+ * Raw Node http file server, the floor for object traffic: GET streams a file, PUT writes the
+ * body to a file (fsynced, as Overcast fsyncs large bodies).
+ */
+export function startRawFileServer(dir) {
+  const server = http.createServer((req, res) => {
+    const path = join(dir, encodeURIComponent(req.url));
+    if (req.method === 'PUT') {
+      const out = createWriteStream(path, { flush: true });
+      req.pipe(out);
+      out.on('close', () => {
+        res.writeHead(200);
+        res.end();
+      });
+      return;
+    }
+    let size;
+    try {
+      size = statSync(path).size;
+    } catch {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-length': size });
+    createReadStream(path).pipe(res);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, endpoint: `http://127.0.0.1:${server.address().port}` })),
+  );
+}

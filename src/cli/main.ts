@@ -1,0 +1,51 @@
+/**
+ * The `overcast` command line: dispatches to one command module per subcommand, imported only when
+ * used, and prints help and version.
+ */
+import { VERSION } from '../version.js';
+
+export const HELP = `overcast ${VERSION} — local Amazon S3 Tables, S3 and CloudFormation on one port
+
+Usage: overcast <command> [options]
+
+Commands:
+  start              Start the server (default 127.0.0.1:4566)
+      --host HOST        address to listen on        (env OVERCAST_HOST, default 127.0.0.1)
+      --port PORT        port, 0 for any free one    (env OVERCAST_PORT, default 4566)
+      --data-dir DIR     where state is kept         (env OVERCAST_DATA_DIR, default ./.overcast)
+      --in-memory        keep everything in memory   (env OVERCAST_IN_MEMORY=1)
+      --log-level LEVEL  debug | info | warn | error | silent (env OVERCAST_LOG_LEVEL)
+      --durability MODE  process (survives kill -9) | full (also power loss)
+  env                Print export lines for AWS_ENDPOINT_URL, credentials and region:
+                       eval "$(overcast env)"
+      --force            also replace credentials and region already set
+      --endpoint URL     endpoint to print (default from OVERCAST_HOST/OVERCAST_PORT)
+
+Options:
+  -h, --help         Show this help
+  -v, --version      Show the version
+`;
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(HELP);
+      return;
+    case '-v':
+    case '--version':
+    case 'version':
+      process.stdout.write(`${VERSION}\n`);
+      return;
+    case 'start':
+      return (await import('./start.js')).start(rest);
+    case 'env':
+      return (await import('./env.js')).env(rest);
+    default:
+      process.stderr.write(`overcast: unknown command '${command}'\n\n${HELP}`);
+      process.exitCode = 2;
+  }
+}

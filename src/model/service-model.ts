@@ -1,0 +1,119 @@
+/**
+ * The AWS service models (botocore JSON, vendored in `models/` by scripts/vendor-models.mjs) that
+ * drive Overcast's codecs and constraint validation: request binding, response serialization and
+ * error status all come from the model rather than from hand-written tables. Models are read
+ * lazily, on the first request for a service, so start-up stays light.
+ */
+import { readFileSync } from 'node:fs';
+
+export type ServiceId = 's3' | 's3tables' | 'cloudformation' | 'sts' | 'ssm';
+
+export interface MemberRef {
+  shape: string;
+  location?: 'uri' | 'querystring' | 'header' | 'headers' | 'statusCode';
+  locationName?: string;
+  flattened?: boolean;
+  xmlNamespace?: { uri: string; prefix?: string };
+  xmlAttribute?: boolean;
+  jsonvalue?: boolean;
+  idempotencyToken?: boolean;
+  hostLabel?: boolean;
+  timestampFormat?: TimestampFormat;
+  streaming?: boolean;
+}
+
+export type TimestampFormat = 'iso8601' | 'rfc822' | 'unixTimestamp';
+
+export interface Shape {
+  type:
+    | 'structure'
+    | 'list'
+    | 'map'
+    | 'string'
+    | 'integer'
+    | 'long'
+    | 'boolean'
+    | 'timestamp'
+    | 'blob'
+    | 'float'
+    | 'double'
+    | 'document';
+  members?: Record<string, MemberRef>;
+  required?: string[];
+  member?: MemberRef;
+  key?: MemberRef;
+  value?: MemberRef;
+  enum?: string[];
+  min?: number;
+  max?: number;
+  pattern?: string;
+  flattened?: boolean;
+  locationName?: string;
+  payload?: string;
+  union?: boolean;
+  exception?: boolean;
+  error?: { code?: string; httpStatusCode?: number; senderFault?: boolean };
+  timestampFormat?: TimestampFormat;
+  streaming?: boolean;
+  sensitive?: boolean;
+  xmlNamespace?: { uri: string };
+}
+
+export interface Operation {
+  name: string;
+  http: { method: string; requestUri: string; responseCode?: number };
+  input?: { shape: string; locationName?: string; xmlNamespace?: { uri: string } };
+  output?: { shape: string; resultWrapper?: string };
+  errors?: { shape: string }[];
+}
+
+export interface ServiceModel {
+  metadata: {
+    apiVersion: string;
+    endpointPrefix: string;
+    protocol: string;
+    serviceId: string;
+    signingName?: string;
+    targetPrefix?: string;
+    jsonVersion?: string;
+    xmlNamespace?: string;
+  };
+  operations: Record<string, Operation>;
+  shapes: Record<string, Shape>;
+}
+
+const cache = new Map<ServiceId, ServiceModel>();
+
+/** The model of one service, parsed on first use. */
+export function serviceModel(id: ServiceId): ServiceModel {
+  let model = cache.get(id);
+  if (!model) {
+    const url = new URL(`../../models/${id}.json`, import.meta.url);
+    model = JSON.parse(readFileSync(url, 'utf8')) as ServiceModel;
+    cache.set(id, model);
+  }
+  return model;
+}
+
+export function shapeOf(model: ServiceModel, name: string): Shape {
+  const shape = model.shapes[name];
+  if (!shape) throw new Error(`shape ${name} missing from model ${model.metadata.serviceId}`);
+  return shape;
+}
+
+const errorIndexes = new WeakMap<ServiceModel, Map<string, number | undefined>>();
+
+/** HTTP status an error shape declares (`error.httpStatusCode`), by shape name or wire code. */
+export function errorStatus(model: ServiceModel, code: string): number | undefined {
+  let index = errorIndexes.get(model);
+  if (!index) {
+    index = new Map();
+    for (const [name, shape] of Object.entries(model.shapes)) {
+      if (!shape.exception) continue;
+      index.set(name, shape.error?.httpStatusCode);
+      if (shape.error?.code) index.set(shape.error.code, shape.error.httpStatusCode);
+    }
+    errorIndexes.set(model, index);
+  }
+  return index.get(code);
+}

@@ -1,0 +1,106 @@
+/**
+ * The HTTP front: one fastify instance with a single catch-all route, bodies left unparsed (S3
+ * streams them), Overcast's own endpoints under `/_overcast/` (health, reset), and everything else
+ * handed to the dispatcher as a framework-neutral WireRequest. Fastify's own errors (a malformed
+ * URL, say) are answered in AWS's shape, never as an HTML page.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { Dispatcher } from './dispatch.js';
+import type { Runtime } from './runtime.js';
+import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js';
+import { SERVICES } from '../services/registry.js';
+import { VERSION } from '../version.js';
+
+const METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'PATCH'] as const;
+
+export interface AppHooks {
+  /** POST /_overcast/reset */
+  reset: () => Promise<void>;
+}
+
+function toWireRequest(request: FastifyRequest): WireRequest {
+  const url = request.raw.url ?? '/';
+  const q = url.indexOf('?');
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  const rawQuery = q < 0 ? '' : url.slice(q + 1);
+  return {
+    method: request.raw.method ?? 'GET',
+    rawPath,
+    rawQuery,
+    query: parseQuery(rawQuery),
+    headers: request.raw.headers,
+    body: request.raw,
+  };
+}
+
+function send(reply: FastifyReply, res: WireResponse): FastifyReply {
+  reply.code(res.status);
+  for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
+  if (res.body === undefined) return reply.send();
+  return reply.send(res.body instanceof Readable || Buffer.isBuffer(res.body) ? res.body : res.body);
+}
+
+export function health(rt: Runtime): object {
+  return {
+    status: 'running',
+    version: VERSION,
+    store: rt.meta.inMemory ? 'memory' : 'disk',
+    dataDir: rt.config.dataDir,
+    uptimeSeconds: Math.round((Date.now() - rt.startedAt.getTime()) / 1000),
+    services: Object.fromEntries(SERVICES.map((s) => [s.id, 'available'])),
+  };
+}
+
+export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    exposeHeadRoutes: false,
+    requestTimeout: 0,
+    keepAliveTimeout: 65_000,
+    return503OnClosing: false,
+    routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 65_535 },
+    frameworkErrors: (error, _req, reply) => {
+      const raw = reply.raw;
+      raw.statusCode = 400;
+      raw.setHeader('content-type', 'application/json');
+      raw.setHeader('x-amzn-errortype', 'BadRequest');
+      raw.end(JSON.stringify({ __type: 'BadRequest', message: error.message }));
+    },
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+  const dispatcher = new Dispatcher(rt);
+
+  app.route({
+    method: [...METHODS],
+    url: '*',
+    handler: async (request, reply) => {
+      const url = request.raw.url ?? '/';
+      if (url.startsWith('/_overcast/')) {
+        const path = url.split('?')[0];
+        if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
+          return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(health(rt)));
+        }
+        if (path === '/_overcast/reset' && request.method === 'POST') {
+          await hooks.reset();
+          return reply.code(200).header('content-type', 'application/json').send('{"reset":true}');
+        }
+        return reply.code(404).header('content-type', 'application/json').send('{"message":"not found"}');
+      }
+      const res = await dispatcher.handle(toWireRequest(request));
+      return send(reply, res);
+    },
+  });
+
+  app.setErrorHandler((error, _request, reply) => {
+    rt.log.error('unhandled error', error);
+    reply
+      .code(500)
+      .header('content-type', 'application/json')
+      .header('x-amzn-errortype', 'InternalError')
+      .send(JSON.stringify({ __type: 'InternalError', message: 'We encountered an internal error. Please try again.' }));
+  });
+  return app;
+}

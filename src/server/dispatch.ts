@@ -1,0 +1,119 @@
+/**
+ * Routes one request to a service by the SigV4 signing name of its credential scope (header or
+ * presigned query), derives the caller's account and region, lets the service's codec name the
+ * operation and build its input, calls the provider, and renders the output or error in that
+ * service's protocol. Unsigned requests go to S3. Anything a provider throws that is not an
+ * AwsError is logged and answered as the protocol's internal error (500), never a crash.
+ */
+import { randomUUID } from 'node:crypto';
+import { AwsError, isAwsError, operationNotImplemented, serviceNotEmulated } from '../wire/errors.js';
+import type { WireRequest, WireResponse } from '../wire/http.js';
+import {
+  accessKeyFromV2,
+  accountFromAccessKey,
+  DEFAULT_REGION,
+  scopeFromAuthorization,
+  scopeFromCredentialParam,
+} from '../wire/sigv4.js';
+import { serviceForSigningName, type ServiceDefinition, type ServiceRoutes } from '../services/registry.js';
+import { partitionOf, type Ctx, type Runtime } from './runtime.js';
+
+export interface Identity {
+  service: string;
+  accessKeyId: string;
+  account: string;
+  region: string;
+}
+
+export function identify(req: WireRequest): Identity {
+  const scope =
+    scopeFromAuthorization(req.headers.authorization) ??
+    scopeFromCredentialParam(req.query.find(([k]) => k === 'X-Amz-Credential')?.[1]);
+  if (scope) {
+    return {
+      service: scope.service,
+      accessKeyId: scope.accessKeyId,
+      account: accountFromAccessKey(scope.accessKeyId),
+      region: scope.region || DEFAULT_REGION,
+    };
+  }
+  const v2 = accessKeyFromV2(req.headers.authorization) ??
+    req.query.find(([k]) => k === 'AWSAccessKeyId')?.[1];
+  return { service: 's3', accessKeyId: v2 ?? '', account: accountFromAccessKey(v2), region: DEFAULT_REGION };
+}
+
+/** An error for a request that reached no service, in a shape both JSON and XML clients read. */
+function unroutable(err: AwsError, requestId: string, req: WireRequest): WireResponse {
+  const contentType = String(req.headers['content-type'] ?? '');
+  if (contentType.includes('x-www-form-urlencoded')) {
+    return {
+      status: err.status,
+      headers: { 'x-amzn-requestid': requestId, 'content-type': 'text/xml' },
+      body:
+        `<ErrorResponse><Error><Type>Sender</Type><Code>${err.code}</Code><Message>${err.message}</Message>` +
+        `</Error><RequestId>${requestId}</RequestId></ErrorResponse>`,
+    };
+  }
+  return {
+    status: err.status,
+    headers: { 'x-amzn-requestid': requestId, 'x-amzn-errortype': err.code, 'content-type': 'application/json' },
+    body: JSON.stringify({ __type: err.code, message: err.message }),
+  };
+}
+
+export class Dispatcher {
+  private readonly loaded = new Map<string, ServiceRoutes>();
+
+  constructor(private readonly rt: Runtime) {}
+
+  private async routesOf(service: ServiceDefinition): Promise<ServiceRoutes> {
+    let routes = this.loaded.get(service.id);
+    if (!routes) {
+      routes = await service.load();
+      this.loaded.set(service.id, routes);
+    }
+    return routes;
+  }
+
+  async handle(req: WireRequest): Promise<WireResponse> {
+    const requestId = randomUUID();
+    const who = identify(req);
+    const service = serviceForSigningName(who.service);
+    if (!service) return unroutable(serviceNotEmulated(who.service), requestId, req);
+    const routes = await this.routesOf(service);
+    const ctx: Ctx = {
+      rt: this.rt,
+      account: who.account,
+      region: who.region,
+      partition: partitionOf(who.region),
+      requestId,
+      accessKeyId: who.accessKeyId,
+    };
+    let operation = '';
+    try {
+      const parsed = await routes.codec.parse(req);
+      operation = parsed.operation;
+      const handler = routes.handlers[operation];
+      if (!handler) throw operationNotImplemented(service.id, operation);
+      const output = await handler(ctx, parsed.input);
+      const res = routes.codec.serialize(operation, output, requestId);
+      if (this.rt.log.enabled('debug')) this.rt.log.debug(`${service.id}.${operation} => ${res.status}`);
+      return res;
+    } catch (err) {
+      let awsErr: AwsError;
+      if (isAwsError(err)) {
+        awsErr = err;
+        if (awsErr.status >= 500) this.rt.log.error(`${service.id}.${operation || '?'} failed: ${awsErr.message}`);
+      } else {
+        this.rt.log.error(`${service.id}.${operation || '?'} internal error`, err);
+        awsErr = new AwsError(routes.internalErrorCode, 'We encountered an internal error. Please try again.', 500);
+      }
+      if (this.rt.log.enabled('debug')) {
+        this.rt.log.debug(`${service.id}.${operation || '?'} => ${awsErr.status} ${awsErr.code}: ${awsErr.message}`);
+      }
+      // Drain what the client still sends so the connection stays usable.
+      if (!req.body.readableEnded) req.body.resume();
+      return routes.codec.error(awsErr, requestId, req);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The runtime every provider reaches through its context: configuration, the metadata store, the
+ * blob store, the logger, background work (asynchronous deletes, stack operations) and reset hooks.
+ * `Ctx` is the per-request context: the caller's account, region and request id plus the runtime.
+ */
+import type { OvercastConfig } from '../config.js';
+import type { Logger } from '../log.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { MetadataStore } from '../store/database.js';
+
+export class BackgroundTasks {
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly log: Logger) {}
+
+  /** Runs `task` after the current request; failures are logged, never thrown at the caller. */
+  spawn(name: string, task: () => Promise<unknown> | unknown): Promise<void> {
+    const p = new Promise<void>((resolve) => {
+      setImmediate(async () => {
+        try {
+          await task();
+        } catch (err) {
+          this.log.error(`background task ${name} failed`, err);
+        }
+        resolve();
+      });
+    });
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+    return p;
+  }
+
+  /** Resolves when every task spawned so far (and any they spawn) has finished. */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+}
+
+export interface Runtime {
+  readonly config: OvercastConfig;
+  readonly meta: MetadataStore;
+  readonly blobs: BlobStore;
+  readonly log: Logger;
+  readonly background: BackgroundTasks;
+  /** The server's own base URL once listening (e.g. `http://127.0.0.1:4566`). */
+  endpoint?: string;
+  /** Hooks run by reset(), for services that cache anything outside SQLite. */
+  readonly resetHooks: (() => void)[];
+  readonly startedAt: Date;
+}
+
+export interface Ctx {
+  readonly rt: Runtime;
+  readonly account: string;
+  readonly region: string;
+  readonly partition: string;
+  readonly requestId: string;
+  readonly accessKeyId: string;
+}
+
+export function partitionOf(region: string): string {
+  if (region.startsWith('cn-')) return 'aws-cn';
+  if (region.startsWith('us-gov-')) return 'aws-us-gov';
+  if (region.startsWith('us-iso-')) return 'aws-iso';
+  if (region.startsWith('us-isob-')) return 'aws-iso-b';
+  return 'aws';
+}
+
+/** A context for calls made by Overcast itself (the CloudFormation engine, background work). */
+export function internalCtx(rt: Runtime, account: string, region: string, requestId: string): Ctx {
+  return { rt, account, region, partition: partitionOf(region), requestId, accessKeyId: account };
+}

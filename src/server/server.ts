@@ -1,0 +1,95 @@
+/**
+ * Starting and stopping one Overcast server: open the store (disk or memory), apply migrations,
+ * recover from a crash, listen, and on stop finish background work and close everything. `reset`
+ * wipes all state while the server keeps running.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { OvercastConfig } from '../config.js';
+import { createLogger, type Logger } from '../log.js';
+import { FileBlobStore, MemoryBlobStore } from '../store/blobs.js';
+import { MetadataStore } from '../store/database.js';
+import { MIGRATIONS } from '../store/schema/index.js';
+import { buildApp } from './app.js';
+import { BackgroundTasks, type Runtime } from './runtime.js';
+
+export interface RunningServer {
+  readonly endpoint: string;
+  readonly host: string;
+  readonly port: number;
+  readonly runtime: Runtime;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createRuntime(config: OvercastConfig, log: Logger = createLogger(config.logLevel)): Runtime {
+  const meta = new MetadataStore({ dataDir: config.dataDir, durability: config.durability });
+  try {
+    meta.migrate(MIGRATIONS);
+    const blobs = config.dataDir ? new FileBlobStore(meta, config.dataDir) : new MemoryBlobStore();
+    blobs.recover();
+    return {
+      config,
+      meta,
+      blobs,
+      log,
+      background: new BackgroundTasks(log),
+      resetHooks: [],
+      startedAt: new Date(),
+    };
+  } catch (err) {
+    meta.close();
+    throw err;
+  }
+}
+
+/** Deletes every row of every table (the schema stays) and every blob. */
+export async function resetRuntime(rt: Runtime): Promise<void> {
+  await rt.background.drain();
+  const tables = rt.meta.db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_migrations'")
+    .all() as { name: string }[];
+  rt.meta.db.pragma('foreign_keys = OFF');
+  try {
+    rt.meta.tx(() => {
+      for (const { name } of tables) rt.meta.db.exec(`DELETE FROM "${name}"`);
+    });
+  } finally {
+    rt.meta.db.pragma('foreign_keys = ON');
+  }
+  rt.blobs.clear();
+  for (const hook of rt.resetHooks) hook();
+}
+
+export async function startServer(config: OvercastConfig, log?: Logger): Promise<RunningServer> {
+  const rt = createRuntime(config, log);
+  let app: FastifyInstance;
+  try {
+    app = buildApp(rt, { reset: () => resetRuntime(rt) });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    rt.blobs.close();
+    rt.meta.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const endpoint = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  rt.endpoint = endpoint;
+  let closed = false;
+  return {
+    endpoint,
+    host: config.host,
+    port,
+    runtime: rt,
+    reset: () => resetRuntime(rt),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await rt.background.drain();
+      rt.blobs.close();
+      rt.meta.close();
+    },
+  };
+}

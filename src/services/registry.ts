@@ -1,0 +1,42 @@
+/**
+ * The explicit list of emulated services: the SigV4 signing name each answers to, and a loader
+ * for its routes module (codec + operation handlers), imported on the service's first request so
+ * start-up stays light.
+ */
+import type { Codec } from '../wire/codec.js';
+import type { Ctx } from '../server/runtime.js';
+import type { ServiceId } from '../model/service-model.js';
+
+/** An operation handler: the provider function behind one API operation. */
+export type Handler = (ctx: Ctx, input: any) => unknown | Promise<unknown>;
+
+export interface ServiceRoutes {
+  codec: Codec;
+  handlers: Partial<Record<string, Handler>>;
+  /** Code of the protocol's internal error (S3: InternalError, CloudFormation: InternalFailure…). */
+  internalErrorCode: string;
+}
+
+export interface ServiceDefinition {
+  id: ServiceId;
+  signingName: string;
+  load: () => Promise<ServiceRoutes>;
+}
+
+export const SERVICES: readonly ServiceDefinition[] = [
+  { id: 's3', signingName: 's3', load: async () => (await import('./s3/routes.js')).routes },
+  { id: 's3tables', signingName: 's3tables', load: async () => (await import('./s3tables/routes.js')).routes },
+  {
+    id: 'cloudformation',
+    signingName: 'cloudformation',
+    load: async () => (await import('./cloudformation/routes.js')).routes,
+  },
+  { id: 'sts', signingName: 'sts', load: async () => (await import('./sts/routes.js')).routes },
+  { id: 'ssm', signingName: 'ssm', load: async () => (await import('./ssm/routes.js')).routes },
+];
+
+const bySigningName = new Map(SERVICES.map((s) => [s.signingName, s]));
+
+export function serviceForSigningName(name: string): ServiceDefinition | undefined {
+  return bySigningName.get(name);
+}

@@ -1,0 +1,110 @@
+/**
+ * The embedded metadata store: one better-sqlite3 database in WAL mode under the data directory
+ * (or in memory), its migrations (each service contributes its own, applied once, in order), a
+ * prepared-statement cache, and a lock file so two servers never share a data directory.
+ */
+import Database from 'better-sqlite3';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Migration {
+  /** Unique and stable, e.g. `s3-001`. Never edit an applied migration; add a new one. */
+  id: string;
+  sql: string;
+}
+
+export type Durability = 'process' | 'full';
+
+export interface DatabaseOptions {
+  /** Directory holding `overcast.db`; undefined = in memory. */
+  dataDir?: string;
+  /** `process`: commits survive a crash of the process (kill -9); `full`: also power loss. */
+  durability?: Durability;
+}
+
+export class MetadataStore {
+  readonly db: Database.Database;
+  readonly inMemory: boolean;
+  private readonly statements = new Map<string, Database.Statement>();
+  private lockPath?: string;
+
+  constructor(options: DatabaseOptions) {
+    this.inMemory = !options.dataDir;
+    if (options.dataDir) {
+      mkdirSync(options.dataDir, { recursive: true });
+      this.lockPath = acquireLock(options.dataDir);
+      this.db = new Database(join(options.dataDir, 'overcast.db'));
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    } else {
+      this.db = new Database(':memory:');
+    }
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  }
+
+  /** Applies the migrations not yet applied, each in its own transaction. */
+  migrate(migrations: readonly Migration[]): void {
+    const applied = new Set(
+      (this.db.prepare('SELECT id FROM _migrations').all() as { id: string }[]).map((r) => r.id),
+    );
+    const record = this.db.prepare('INSERT INTO _migrations (id, applied_at) VALUES (?, ?)');
+    for (const m of migrations) {
+      if (applied.has(m.id)) continue;
+      this.db.transaction(() => {
+        this.db.exec(m.sql);
+        record.run(m.id, new Date().toISOString());
+      })();
+    }
+  }
+
+  /** A prepared statement, compiled once per SQL text. */
+  stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+    if (this.lockPath) rmSync(this.lockPath, { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function acquireLock(dataDir: string): string {
+  const path = join(dataDir, 'overcast.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return path;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(path, 'utf8').trim());
+      if (pid && pid !== process.pid && processAlive(pid)) {
+        throw new Error(`data directory ${dataDir} is in use by another Overcast process (pid ${pid})`);
+      }
+      rmSync(path, { force: true }); // stale lock of a process that is gone
+    }
+  }
+  throw new Error(`could not lock data directory ${dataDir}`);
+}

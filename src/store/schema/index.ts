@@ -1,0 +1,18 @@
+/**
+ * Every store migration, in the order they apply. Each service keeps its tables in its own file
+ * here; a new table or column is a new migration appended to that file, never an edit.
+ */
+import type { Migration } from '../database.js';
+import { blobMigrations } from '../blobs.js';
+import { cloudformationMigrations } from './cloudformation.js';
+import { s3Migrations } from './s3.js';
+import { s3tablesMigrations } from './s3tables.js';
+import { ssmMigrations } from './ssm.js';
+
+export const MIGRATIONS: readonly Migration[] = [
+  ...blobMigrations,
+  ...s3Migrations,
+  ...s3tablesMigrations,
+  ...ssmMigrations,
+  ...cloudformationMigrations,
+];

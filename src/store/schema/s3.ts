@@ -1,0 +1,59 @@
+/**
+ * S3's tables: buckets (names unique across the emulator, owned by an account and placed in a
+ * region, with their stored configurations), objects keyed by (bucket, key) so listing is an
+ * index range scan, multipart uploads and their parts. Small bodies live inline in the row (last
+ * column, so listings never read them); larger ones are blob files named in `blob_ids`.
+ */
+import type { Migration } from '../database.js';
+
+export const s3Migrations: Migration[] = [
+  {
+    id: 's3-001',
+    sql: `
+      CREATE TABLE s3_buckets (
+        name TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        region TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        config TEXT NOT NULL DEFAULT '{}'
+      ) WITHOUT ROWID;
+      CREATE INDEX s3_buckets_by_account ON s3_buckets (account, name);
+
+      CREATE TABLE s3_objects (
+        id INTEGER PRIMARY KEY,
+        bucket TEXT NOT NULL,
+        key TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        etag TEXT NOT NULL,
+        last_modified INTEGER NOT NULL,
+        storage_class TEXT NOT NULL DEFAULT 'STANDARD',
+        meta TEXT NOT NULL DEFAULT '{}',
+        blob_ids TEXT,
+        inline BLOB
+      );
+      CREATE UNIQUE INDEX s3_objects_by_key ON s3_objects (bucket, key);
+
+      CREATE TABLE s3_uploads (
+        upload_id TEXT PRIMARY KEY,
+        bucket TEXT NOT NULL,
+        key TEXT NOT NULL,
+        initiated INTEGER NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}'
+      ) WITHOUT ROWID;
+      CREATE INDEX s3_uploads_by_key ON s3_uploads (bucket, key, initiated);
+
+      CREATE TABLE s3_parts (
+        id INTEGER PRIMARY KEY,
+        upload_id TEXT NOT NULL,
+        part_number INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        etag TEXT NOT NULL,
+        last_modified INTEGER NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}',
+        blob_ids TEXT,
+        inline BLOB
+      );
+      CREATE UNIQUE INDEX s3_parts_by_number ON s3_parts (upload_id, part_number);
+    `,
+  },
+];

@@ -1,0 +1,92 @@
+/**
+ * The HTTP request and response as the codecs see them, independent of the web framework: the raw
+ * (undecoded) path, decoded query parameters, lower-cased headers and the body as a stream. Also
+ * the bounded body reader every non-streaming operation uses.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { AwsError } from './errors.js';
+
+export interface WireRequest {
+  method: string;
+  /** The path exactly as sent, still percent-encoded (S3 Tables ARNs carry `%2F`). */
+  rawPath: string;
+  /** The query string without `?`, still encoded. */
+  rawQuery: string;
+  /** Decoded query parameters, in order; repeated keys repeat. */
+  query: [string, string][];
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | number | string[]>;
+  body?: string | Buffer | Readable;
+}
+
+export function parseQuery(rawQuery: string): [string, string][] {
+  if (!rawQuery) return [];
+  const out: [string, string][] = [];
+  for (const part of rawQuery.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const k = eq < 0 ? part : part.slice(0, eq);
+    const v = eq < 0 ? '' : part.slice(eq + 1);
+    out.push([safeDecode(k), safeDecode(v)]);
+  }
+  return out;
+}
+
+/** Form-style decoding (`+` is a space), tolerant of stray `%`. */
+export function safeDecode(text: string): string {
+  const plain = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!plain.includes('%')) return plain;
+  try {
+    return decodeURIComponent(plain);
+  } catch {
+    return plain.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  }
+}
+
+/** Strict percent-decoding of one path segment (no `+` rule); undefined when malformed. */
+export function decodeSegment(segment: string): string | undefined {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+export function queryValue(req: WireRequest, name: string): string | undefined {
+  for (const [k, v] of req.query) if (k === name) return v;
+  return undefined;
+}
+
+export function hasQuery(req: WireRequest, name: string): boolean {
+  return req.query.some(([k]) => k === name);
+}
+
+export function header(req: WireRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** Reads a whole (non-streaming) body, refusing more than `limit` bytes. */
+export async function readBody(req: WireRequest, limit = DEFAULT_BODY_LIMIT): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) {
+      req.body.destroy();
+      throw new AwsError('RequestEntityTooLarge', `Request body exceeds ${limit} bytes`, 413);
+    }
+    chunks.push(buf);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}

@@ -1,0 +1,85 @@
+/**
+ * The rest-json protocol (S3 Tables): the operation comes from the method and URI template, members
+ * from labels, query, headers and a JSON body; responses carry the operation's status code, JSON
+ * without absent members, and errors as `x-amzn-ErrorType` plus `{"message": …}`.
+ */
+import type { ServiceModel } from '../model/service-model.js';
+import { shapeOf } from '../model/service-model.js';
+import type { Codec, ParsedRequest } from './codec.js';
+import { AwsError } from './errors.js';
+import { readBody, type WireRequest, type WireResponse } from './http.js';
+import { bindRequest, bindResponse } from './rest-binding.js';
+import { matchRoute } from './rest-routes.js';
+import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
+
+export interface RestJsonOptions {
+  /** Error code for malformed input (S3 Tables: BadRequestException). */
+  invalidInputCode: string;
+  /** Error for a request no operation matches. */
+  unknownOperation: (req: WireRequest) => AwsError;
+  micros?: boolean;
+}
+
+export function restJsonCodec(model: () => ServiceModel, options: RestJsonOptions): Codec {
+  const jsonOpts: JsonCodecOptions = {
+    timestampFormat: 'unixTimestamp',
+    micros: options.micros,
+    invalidInputCode: options.invalidInputCode,
+  };
+  return {
+    async parse(req: WireRequest): Promise<ParsedRequest> {
+      const m = model();
+      const match = matchRoute(m, req.method, req.rawPath, req.query, req.headers);
+      if (!match) throw options.unknownOperation(req);
+      const op = m.operations[match.operation]!;
+      if (!op.input) return { operation: match.operation, input: {} };
+      const inputShape = shapeOf(m, op.input.shape);
+      const input = bindRequest(m, inputShape, req, match.labels, options.invalidInputCode);
+      const body = await readBody(req);
+      const hasBodyMembers = Object.values(inputShape.members ?? {}).some((r) => !r.location);
+      if (hasBodyMembers && body.length > 0) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          throw new AwsError(options.invalidInputCode, 'The request body is not valid JSON.', 400);
+        }
+        if (inputShape.payload) {
+          const ref = inputShape.members![inputShape.payload]!;
+          input[inputShape.payload] = fromJson(m, shapeOf(m, ref.shape), parsed, jsonOpts, inputShape.payload);
+        } else {
+          Object.assign(input, fromJson(m, inputShape, parsed, jsonOpts) as object);
+        }
+      }
+      return { operation: match.operation, input };
+    },
+
+    serialize(operation: string, output: unknown, requestId: string): WireResponse {
+      const m = model();
+      const op = m.operations[operation]!;
+      const status = op.http.responseCode ?? 200;
+      const headers: Record<string, string> = { 'x-amzn-requestid': requestId };
+      const outputShape = op.output ? shapeOf(m, op.output.shape) : undefined;
+      const bound = bindResponse(m, outputShape, output as Record<string, unknown> | undefined);
+      Object.assign(headers, bound.headers);
+      if (status === 204 || !outputShape) return { status: bound.status ?? status, headers };
+      const body = toJson(m, outputShape, output ?? {}, jsonOpts) ?? {};
+      headers['content-type'] = 'application/json';
+      return { status: bound.status ?? status, headers, body: JSON.stringify(body) };
+    },
+
+    error(err: AwsError, requestId: string): WireResponse {
+      const code = err.code;
+      return {
+        status: err.status,
+        headers: {
+          'x-amzn-requestid': requestId,
+          'x-amzn-errortype': code,
+          'content-type': 'application/json',
+          ...err.headers,
+        },
+        body: JSON.stringify({ __type: code, message: err.message }),
+      };
+    },
+  };
+}

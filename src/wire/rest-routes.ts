@@ -1,0 +1,139 @@
+/**
+ * Matches a REST request (method, raw path, query) to an operation of a rest-json or rest-xml
+ * service by the `requestUri` templates of its model, e.g. `/buckets/{tableBucketARN}/encryption`
+ * or S3's `/{Bucket}/{Key+}?uploads`. The raw path is split on `/` first and each label decoded
+ * afterwards, because S3 Tables ARNs travel with `%2F` inside one segment. Operations sharing a
+ * URI are told apart by the query keys and headers their input requires (UploadPart needs
+ * `partNumber` and `uploadId`, CopyObject `x-amz-copy-source`); among eligible routes the most
+ * specific wins. Deprecated operations are never chosen.
+ */
+import type { ServiceModel } from '../model/service-model.js';
+import { decodeSegment } from './http.js';
+import type { IncomingHttpHeaders } from 'node:http';
+
+type Segment = { kind: 'literal'; text: string } | { kind: 'label'; name: string } | { kind: 'greedy'; name: string };
+
+interface Route {
+  operation: string;
+  method: string;
+  segments: Segment[];
+  query: { key: string; value?: string }[];
+  /** Query keys and headers the input shape requires: a route missing one is not eligible. */
+  requiredQuery: string[];
+  requiredHeaders: string[];
+  score: number;
+}
+
+export interface RouteMatch {
+  operation: string;
+  labels: Record<string, string>;
+}
+
+const compiledRoutes = new WeakMap<ServiceModel, Map<string, Route[]>>();
+
+function compile(model: ServiceModel): Map<string, Route[]> {
+  const byMethod = new Map<string, Route[]>();
+  for (const [name, op] of Object.entries(model.operations)) {
+    if ((op as { deprecated?: boolean }).deprecated) continue;
+    const [pathPart, queryPart = ''] = op.http.requestUri.split('?') as [string, string?];
+    const segments: Segment[] = pathPart
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s): Segment => {
+        const m = /^\{([^}+]+)(\+)?\}$/.exec(s);
+        if (!m) return { kind: 'literal', text: s };
+        return m[2] ? { kind: 'greedy', name: m[1]! } : { kind: 'label', name: m[1]! };
+      });
+    const query = queryPart
+      .split('&')
+      .filter(Boolean)
+      .map((q) => {
+        const eq = q.indexOf('=');
+        return eq < 0 ? { key: q } : { key: q.slice(0, eq), value: q.slice(eq + 1) };
+      });
+    const literals = segments.filter((s) => s.kind === 'literal').length;
+    const requiredQuery: string[] = [];
+    const requiredHeaders: string[] = [];
+    const input = op.input ? model.shapes[op.input.shape] : undefined;
+    for (const member of input?.required ?? []) {
+      const ref = input!.members![member]!;
+      if (ref.location === 'querystring') requiredQuery.push(ref.locationName ?? member);
+      if (ref.location === 'header') requiredHeaders.push((ref.locationName ?? member).toLowerCase());
+    }
+    const route: Route = {
+      operation: name,
+      method: op.http.method,
+      segments,
+      query,
+      requiredQuery,
+      requiredHeaders,
+      score:
+        query.length * 1000 + (requiredQuery.length + requiredHeaders.length) * 100 + literals * 10 + segments.length,
+    };
+    const list = byMethod.get(route.method) ?? [];
+    list.push(route);
+    byMethod.set(route.method, list);
+  }
+  for (const list of byMethod.values()) list.sort((a, b) => b.score - a.score); // stable: ties keep model order
+  return byMethod;
+}
+
+function matchSegments(route: Route, parts: string[]): Record<string, string> | undefined {
+  const labels: Record<string, string> = {};
+  let i = 0;
+  for (const seg of route.segments) {
+    if (seg.kind === 'greedy') {
+      const rest = parts.slice(i);
+      if (rest.length === 0 || (rest.length === 1 && rest[0] === '')) return undefined;
+      const decoded = rest.map(decodeSegment);
+      if (decoded.some((d) => d === undefined)) return undefined;
+      labels[seg.name] = decoded.join('/');
+      return labels;
+    }
+    const part = parts[i++];
+    if (part === undefined || part === '') return undefined;
+    if (seg.kind === 'literal') {
+      if (part !== seg.text) return undefined;
+    } else {
+      const decoded = decodeSegment(part);
+      if (decoded === undefined) return undefined;
+      labels[seg.name] = decoded;
+    }
+  }
+  // A single trailing slash is tolerated (`/bucket/?list-type=2`).
+  if (i < parts.length && !(i === parts.length - 1 && parts[i] === '')) return undefined;
+  return labels;
+}
+
+/** Splits a raw path into its segments: `/a/b%2Fc` → `['a', 'b%2Fc']`; `/` → `[]`. */
+export function splitRawPath(rawPath: string): string[] {
+  const trimmed = rawPath.startsWith('/') ? rawPath.slice(1) : rawPath;
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+export function matchRoute(
+  model: ServiceModel,
+  method: string,
+  rawPath: string,
+  query: [string, string][],
+  headers: IncomingHttpHeaders = {},
+): RouteMatch | undefined {
+  let byMethod = compiledRoutes.get(model);
+  if (!byMethod) {
+    byMethod = compile(model);
+    compiledRoutes.set(model, byMethod);
+  }
+  const routes = byMethod.get(method === 'HEAD' ? 'HEAD' : method);
+  if (!routes) return undefined;
+  const parts = splitRawPath(rawPath);
+  const keys = new Map<string, string>();
+  for (const [k, v] of query) if (!keys.has(k)) keys.set(k, v);
+  for (const route of routes) {
+    if (!route.query.every((q) => keys.has(q.key) && (q.value === undefined || keys.get(q.key) === q.value))) continue;
+    if (!route.requiredQuery.every((k) => keys.has(k))) continue;
+    if (!route.requiredHeaders.every((h) => headers[h] !== undefined)) continue;
+    const labels = matchSegments(route, parts);
+    if (labels) return { operation: route.operation, labels };
+  }
+  return undefined;
+}

@@ -1,0 +1,57 @@
+/**
+ * Routing on one port: the SigV4 signing name picks the service, unsigned requests reach S3,
+ * other services get an AWS-shaped "not emulated" error, and the health endpoint answers.
+ */
+import { S3Client, CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => t.stop());
+
+describe('routing', () => {
+  it('answers the health endpoint with version, store mode and services', async () => {
+    const res = await fetch(`${t.endpoint}/_overcast/health`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { version: string; store: string; services: Record<string, string> };
+    expect(body.store).toBe('memory');
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Object.keys(body.services)).toEqual(expect.arrayContaining(['s3', 's3tables', 'cloudformation', 'sts', 'ssm']));
+  });
+
+  it('sends unsigned requests to S3', async () => {
+    const s3 = new S3Client(t.clientConfig);
+    await s3.send(new CreateBucketCommand({ Bucket: 'unsigned-check' }));
+    const res = await fetch(`${t.endpoint}/unsigned-check?list-type=2`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<ListBucketResult');
+  });
+
+  it('refuses a service Overcast does not emulate, naming it, in an AWS shape', async () => {
+    const res = await fetch(`${t.endpoint}/`, {
+      method: 'POST',
+      headers: {
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x',
+        'x-amz-target': 'DynamoDB_20120810.ListTables',
+        'content-type': 'application/x-amz-json-1.0',
+      },
+      body: '{}',
+    });
+    expect(res.status).toBe(501);
+    expect(res.headers.get('x-amzn-errortype')).toBe('NotImplemented');
+    expect(((await res.json()) as { message: string }).message).toContain("'dynamodb'");
+  });
+
+  it('scopes S3 bucket listings by the account of the access key', async () => {
+    const other = new S3Client({ ...t.clientConfig, credentials: { accessKeyId: '111122223333', secretAccessKey: 'x' } });
+    await other.send(new CreateBucketCommand({ Bucket: 'owned-by-111122223333' }));
+    const mine = await new S3Client(t.clientConfig).send(new ListBucketsCommand({}));
+    const theirs = await other.send(new ListBucketsCommand({}));
+    expect(mine.Buckets?.map((b) => b.Name)).not.toContain('owned-by-111122223333');
+    expect(theirs.Buckets?.map((b) => b.Name)).toEqual(['owned-by-111122223333']);
+  });
+});
