@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Builds models/cfn-spec.json, the compact index of CloudFormation resource types Overcast's
+// engine reads (properties with their types, required and replacement flags, attributes,
+// identifiers, ARN templates, tag information), from @aws-cdk/aws-service-spec. Run by
+// `npm run build`, so the index always matches the installed spec; loading the full database
+// (≈0.5 s, ≈170 MB RSS) never happens in the server.
+import { loadAwsServiceSpecSync } from '@aws-cdk/aws-service-spec';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const specVersion = JSON.parse(
+  readFileSync(require.resolve('@aws-cdk/aws-service-spec/package.json'), 'utf8'),
+).version;
+
+const db = loadAwsServiceSpecSync();
+
+function sig(type) {
+  switch (type.type) {
+    case 'string':
+      return type.allowedValues?.length ? { s: type.allowedValues } : 's';
+    case 'number':
+      return 'n';
+    case 'integer':
+      return type.allowedValues?.length ? { i: type.allowedValues } : 'i';
+    case 'boolean':
+      return 'b';
+    case 'json':
+      return 'j';
+    case 'date-time':
+      return 'dt';
+    case 'null':
+      return 'null';
+    case 'tag':
+      return 'tag';
+    case 'ref':
+      return { ref: type.reference.$ref };
+    case 'array':
+      return { arr: sig(type.element) };
+    case 'map':
+      return { map: sig(type.element) };
+    case 'union':
+      return { u: type.types.map(sig) };
+    default:
+      return 'j';
+  }
+}
+
+function props(record) {
+  const out = {};
+  for (const [name, p] of Object.entries(record ?? {})) {
+    const info = { t: sig(p.type) };
+    if (p.required) info.r = 1;
+    if (p.causesReplacement === 'yes' || p.causesReplacement === 'maybe') info.c = p.causesReplacement;
+    if (p.defaultValue !== undefined) info.d = p.defaultValue;
+    out[name] = info;
+  }
+  return out;
+}
+
+const types = {};
+const defs = {};
+for (const r of db.all('resource')) {
+  const entry = { p: props(r.properties), a: Object.keys(r.attributes ?? {}) };
+  if (r.primaryIdentifier?.length) entry.id = r.primaryIdentifier;
+  if (r.cfnRefIdentifier?.length) entry.ref = r.cfnRefIdentifier;
+  if (r.arnTemplate) entry.arn = r.arnTemplate;
+  if (r.tagInformation) entry.tag = [r.tagInformation.tagPropertyName, r.tagInformation.variant];
+  if (r.cloudFormationTransform) entry.tr = r.cloudFormationTransform;
+  types[r.cloudFormationType] = entry;
+  for (const link of db.follow('usesType', r)) {
+    const def = link.entity;
+    if (!defs[def.$id]) defs[def.$id] = { n: def.name, p: props(def.properties) };
+  }
+}
+const out = new URL('../models/cfn-spec.json', import.meta.url);
+writeFileSync(out, JSON.stringify({ specVersion, types, defs }));
+console.log(`cfn-spec.json: ${Object.keys(types).length} resource types, ${Object.keys(defs).length} type definitions (aws-service-spec ${specVersion})`);

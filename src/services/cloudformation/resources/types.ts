@@ -1,0 +1,49 @@
+/**
+ * The contract between the CloudFormation engine and a resource provider: one module per resource
+ * type, listed in the registry, each creating, updating in place and deleting its resources
+ * through the same service providers the APIs use. The engine owns everything generic — template
+ * evaluation, ordering, replacement decisions (from the spec's create-only properties), events,
+ * rollback; a provider only does its resource.
+ */
+import type { Ctx } from '../../../server/runtime.js';
+
+/** Properties after every intrinsic is resolved: plain JSON values (numbers may still be strings). */
+export type ResolvedProperties = Record<string, unknown>;
+
+export interface ResourceContext {
+  /** The stack's account, region and the runtime; calls into service providers use this. */
+  ctx: Ctx;
+  stackName: string;
+  stackId: string;
+  logicalId: string;
+  resourceType: string;
+  /** True when the engine runs in `--strict-resources` mode. */
+  strict: boolean;
+}
+
+export interface ResourceState {
+  /** The physical id: what Ref returns unless `ref` says otherwise. */
+  physicalId: string;
+  /** Values for Fn::GetAtt, keyed by attribute name (dotted for nested ones). */
+  attributes: Record<string, unknown>;
+  /** Ref's value when it is not the physical id (rare). */
+  ref?: string;
+}
+
+export interface ResourceProvider {
+  readonly type: string;
+  create(rc: ResourceContext, props: ResolvedProperties): Promise<ResourceState>;
+  /**
+   * Updates in place. Called only when no changed property requires replacement; the engine
+   * replaces (create new, then delete old in cleanup) otherwise.
+   */
+  update(
+    rc: ResourceContext,
+    props: ResolvedProperties,
+    previous: { props: ResolvedProperties; state: ResourceState },
+  ): Promise<ResourceState>;
+  delete(rc: ResourceContext, props: ResolvedProperties, state: ResourceState): Promise<void>;
+}
+
+/** A provider failure: its message becomes the resource's `ResourceStatusReason`. */
+export class ResourceFailure extends Error {}
