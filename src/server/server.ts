@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../log.js';
 import { FileBlobStore, MemoryBlobStore } from '../store/blobs.js';
 import { MetadataStore } from '../store/database.js';
 import { MIGRATIONS } from '../store/schema/index.js';
+import { SERVICES } from '../services/registry.js';
 import { buildApp } from './app.js';
 import { BackgroundTasks, type Runtime } from './runtime.js';
 
@@ -60,6 +61,18 @@ export async function resetRuntime(rt: Runtime): Promise<void> {
   for (const hook of rt.resetHooks) hook();
 }
 
+/** Each service's start-up recovery (see ServiceDefinition.onStart); a failure is logged, not fatal. */
+async function runStartHooks(rt: Runtime): Promise<void> {
+  for (const service of SERVICES) {
+    if (!service.onStart) continue;
+    try {
+      await service.onStart(rt);
+    } catch (err) {
+      rt.log.error(`${service.id}: start-up recovery failed`, err);
+    }
+  }
+}
+
 export async function startServer(config: OvercastConfig, log?: Logger): Promise<RunningServer> {
   const rt = createRuntime(config, log);
   let app: FastifyInstance;
@@ -76,6 +89,7 @@ export async function startServer(config: OvercastConfig, log?: Logger): Promise
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const endpoint = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   rt.endpoint = endpoint;
+  await runStartHooks(rt);
   let closed = false;
   return {
     endpoint,

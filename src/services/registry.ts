@@ -4,7 +4,7 @@
  * start-up stays light.
  */
 import type { Codec } from '../wire/codec.js';
-import type { Ctx } from '../server/runtime.js';
+import type { Ctx, Runtime } from '../server/runtime.js';
 import type { ServiceId } from '../model/service-model.js';
 
 /** An operation handler: the provider function behind one API operation. */
@@ -21,11 +21,21 @@ export interface ServiceDefinition {
   id: ServiceId;
   signingName: string;
   load: () => Promise<ServiceRoutes>;
+  /**
+   * Optional start-up recovery (after migrations, once listening): resume work a previous run left
+   * unfinished. Keep it cheap when there is nothing to do; import heavy modules only when needed.
+   */
+  onStart?: (rt: Runtime) => Promise<void>;
 }
 
 export const SERVICES: readonly ServiceDefinition[] = [
   { id: 's3', signingName: 's3', load: async () => (await import('./s3/routes.js')).routes },
-  { id: 's3tables', signingName: 's3tables', load: async () => (await import('./s3tables/routes.js')).routes },
+  {
+    id: 's3tables',
+    signingName: 's3tables',
+    load: async () => (await import('./s3tables/routes.js')).routes,
+    onStart: async (rt) => (await import('./s3tables/recovery.js')).onStart(rt),
+  },
   {
     id: 'cloudformation',
     signingName: 'cloudformation',

@@ -18,6 +18,11 @@ export interface JsonCodecOptions {
   invalidInputCode: string;
 }
 
+/** A document shape (`"document": true`, e.g. S3 Tables' SchemaV2Field.type): any JSON value, passed through. */
+function isDocument(shape: Shape): boolean {
+  return (shape as { document?: boolean }).document === true;
+}
+
 function wireName(name: string, ref: MemberRef): string {
   return ref.locationName ?? name;
 }
@@ -30,6 +35,7 @@ export function toJson(
   ref?: MemberRef,
 ): unknown {
   if (value === undefined || value === null) return undefined;
+  if (isDocument(shape)) return value;
   switch (shape.type) {
     case 'structure': {
       const out: Record<string, unknown> = {};
@@ -80,6 +86,7 @@ export function fromJson(
   path = '',
 ): unknown {
   if (value === undefined || value === null) return undefined;
+  if (isDocument(shape)) return value;
   switch (shape.type) {
     case 'structure': {
       if (typeof value !== 'object' || Array.isArray(value)) throw typeError(opts, path, 'an object');

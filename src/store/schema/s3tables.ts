@@ -1,6 +1,83 @@
 /**
- * s3tables's tables (filled in by the s3tables work).
+ * S3 Tables' tables: table buckets keyed by (account, region, name), namespaces by (account,
+ * region, bucket, name), tables by their immutable id with unique (account, region, bucket,
+ * namespace, name) and a second (…, name, namespace) index for name-prefix listings across a
+ * whole bucket, and the warehouse buckets waiting to be purged (deleted tables, interrupted
+ * creations) so a restart resumes their removal. Configurations are JSON columns of their owner.
  */
 import type { Migration } from '../database.js';
 
-export const s3tablesMigrations: Migration[] = [];
+export const s3tablesMigrations: Migration[] = [
+  {
+    id: 's3tables-001',
+    sql: `
+      CREATE TABLE s3t_buckets (
+        account TEXT NOT NULL,
+        region TEXT NOT NULL,
+        name TEXT NOT NULL,
+        id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        encryption TEXT NOT NULL,
+        storage_class TEXT NOT NULL,
+        maintenance TEXT NOT NULL,
+        metrics_id TEXT,
+        policy TEXT,
+        replication TEXT,
+        replication_token TEXT,
+        tags TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (account, region, name)
+      ) WITHOUT ROWID;
+      CREATE INDEX s3t_buckets_by_type ON s3t_buckets (account, region, type, name);
+
+      CREATE TABLE s3t_namespaces (
+        account TEXT NOT NULL,
+        region TEXT NOT NULL,
+        bucket TEXT NOT NULL,
+        name TEXT NOT NULL,
+        id TEXT NOT NULL,
+        bucket_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        created_by TEXT NOT NULL,
+        PRIMARY KEY (account, region, bucket, name)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE s3t_tables (
+        id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        region TEXT NOT NULL,
+        bucket TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        bucket_id TEXT NOT NULL,
+        namespace_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        type TEXT NOT NULL,
+        format TEXT NOT NULL,
+        warehouse TEXT NOT NULL,
+        version_token TEXT NOT NULL,
+        metadata_location TEXT,
+        created_at INTEGER NOT NULL,
+        created_by TEXT NOT NULL,
+        modified_at INTEGER NOT NULL,
+        modified_by TEXT NOT NULL,
+        encryption TEXT NOT NULL,
+        storage_class TEXT NOT NULL,
+        maintenance TEXT NOT NULL,
+        policy TEXT,
+        replication TEXT,
+        replication_token TEXT,
+        record_expiration TEXT,
+        tags TEXT NOT NULL DEFAULT '{}'
+      );
+      CREATE UNIQUE INDEX s3t_tables_by_namespace ON s3t_tables (account, region, bucket, namespace, name);
+      CREATE INDEX s3t_tables_by_name ON s3t_tables (account, region, bucket, name, namespace);
+
+      CREATE TABLE s3t_purges (
+        bucket TEXT PRIMARY KEY,
+        queued_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+];

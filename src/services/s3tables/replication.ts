@@ -1,0 +1,129 @@
+/**
+ * Replication configuration of table buckets and tables, with its own version tokens: creating one
+ * needs no token, replacing an existing one needs the current token ("A version token is not
+ * specified" otherwise, hashicorp/terraform-provider-aws#46675), a stale token is a conflict, and
+ * Get* answers 404 while none exists (terraform-provider-aws PR 46688). Overcast stores the
+ * configuration and reports every destination `pending`; it replicates nothing.
+ */
+import type * as S3T from '@aws-sdk/client-s3tables';
+import type { Ctx } from '../../server/runtime.js';
+import { bucketArnOf, repo, requireBucket, requireTableByArn, tableArnOf, validate } from './common.js';
+import { s3tErrors } from './errors.js';
+import { newVersionToken } from './naming.js';
+
+/** `status` of Put*Replication: AWS leaves the values undocumented. */
+const PUT_STATUS = 'ACTIVE';
+
+type ReplicationConfig = S3T.TableBucketReplicationConfiguration | S3T.TableReplicationConfiguration;
+
+function checkToken(current: string | null, given: string | undefined, required: boolean): void {
+  if (current === null) return;
+  if (given === undefined) {
+    if (required) throw s3tErrors.replicationTokenMissing();
+    return;
+  }
+  if (given !== current) throw s3tErrors.replicationTokenMismatch();
+}
+
+/** Destinations must be distinct and must not be the source bucket itself. */
+function checkDestinations(config: ReplicationConfig, sourceBucketArn: string): void {
+  const seen = new Set<string>();
+  for (const rule of config.rules ?? []) {
+    for (const d of rule.destinations ?? []) {
+      const arn = d.destinationTableBucketARN!;
+      if (arn === sourceBucketArn) throw s3tErrors.badRequest('A table bucket cannot replicate to itself.');
+      if (seen.has(arn)) throw s3tErrors.badRequest(`The destination ${arn} is specified more than once.`);
+      seen.add(arn);
+    }
+  }
+}
+
+function stored(config: ReplicationConfig): string {
+  return JSON.stringify({
+    role: config.role,
+    rules: (config.rules ?? []).map((r) => ({
+      destinations: (r.destinations ?? []).map((d) => ({ destinationTableBucketARN: d.destinationTableBucketARN })),
+    })),
+  });
+}
+
+export function putTableBucketReplication(
+  ctx: Ctx,
+  input: S3T.PutTableBucketReplicationRequest,
+): S3T.PutTableBucketReplicationResponse {
+  validate('PutTableBucketReplication', input);
+  const b = requireBucket(ctx, input.tableBucketARN!);
+  checkDestinations(input.configuration!, bucketArnOf(b, ctx.partition));
+  checkToken(b.replication_token, input.versionToken, true);
+  const token = newVersionToken();
+  repo(ctx).setBucketReplication(b, stored(input.configuration!), token);
+  return { versionToken: token, status: PUT_STATUS };
+}
+
+export function getTableBucketReplication(
+  ctx: Ctx,
+  input: S3T.GetTableBucketReplicationRequest,
+): S3T.GetTableBucketReplicationResponse {
+  validate('GetTableBucketReplication', input);
+  const b = requireBucket(ctx, input.tableBucketARN!);
+  if (!b.replication || !b.replication_token) throw s3tErrors.replicationNotFound();
+  return { versionToken: b.replication_token, configuration: JSON.parse(b.replication) };
+}
+
+export function deleteTableBucketReplication(ctx: Ctx, input: S3T.DeleteTableBucketReplicationRequest): void {
+  validate('DeleteTableBucketReplication', input);
+  const b = requireBucket(ctx, input.tableBucketARN!);
+  if (!b.replication) throw s3tErrors.replicationNotFound();
+  checkToken(b.replication_token, input.versionToken, false);
+  repo(ctx).setBucketReplication(b, null, null);
+}
+
+export function putTableReplication(ctx: Ctx, input: S3T.PutTableReplicationRequest): S3T.PutTableReplicationResponse {
+  validate('PutTableReplication', input);
+  const t = requireTableByArn(ctx, input.tableArn!);
+  checkDestinations(input.configuration!, bucketArnOf({ account: t.account, region: t.region, name: t.bucket }, ctx.partition));
+  checkToken(t.replication_token, input.versionToken, true);
+  const token = newVersionToken();
+  repo(ctx).setTableReplication(t.id, stored(input.configuration!), token);
+  return { versionToken: token, status: PUT_STATUS };
+}
+
+export function getTableReplication(ctx: Ctx, input: S3T.GetTableReplicationRequest): S3T.GetTableReplicationResponse {
+  validate('GetTableReplication', input);
+  const t = requireTableByArn(ctx, input.tableArn!);
+  // Only the table's own configuration; bucket-level replication is read with GetTableBucketReplication.
+  if (!t.replication || !t.replication_token) throw s3tErrors.replicationNotFound();
+  return { versionToken: t.replication_token, configuration: JSON.parse(t.replication) };
+}
+
+export function deleteTableReplication(ctx: Ctx, input: S3T.DeleteTableReplicationRequest): void {
+  validate('DeleteTableReplication', input);
+  const t = requireTableByArn(ctx, input.tableArn!);
+  if (!t.replication) throw s3tErrors.replicationNotFound();
+  checkToken(t.replication_token, input.versionToken, true);
+  repo(ctx).setTableReplication(t.id, null, null);
+}
+
+/**
+ * Destinations of the table's own configuration, else of its bucket's; every one `pending`,
+ * because Overcast has not replicated anything.
+ */
+export function getTableReplicationStatus(
+  ctx: Ctx,
+  input: S3T.GetTableReplicationStatusRequest,
+): S3T.GetTableReplicationStatusResponse {
+  validate('GetTableReplicationStatus', input);
+  const t = requireTableByArn(ctx, input.tableArn!);
+  let config = t.replication;
+  if (!config) config = repo(ctx).getBucket(t.account, t.region, t.bucket)?.replication ?? null;
+  if (!config) throw s3tErrors.replicationNotFound();
+  const parsed = JSON.parse(config) as S3T.TableReplicationConfiguration;
+  const destinations = (parsed.rules ?? []).flatMap((r) => r.destinations ?? []);
+  return {
+    sourceTableArn: tableArnOf(t, ctx.partition),
+    destinations: destinations.map((d) => ({
+      replicationStatus: 'pending',
+      destinationTableBucketArn: d.destinationTableBucketARN!,
+    })),
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * Tables: CreateTable (warehouse bucket per table; with `metadata.iceberg`, the initial
+ * metadata.json written through S3 before the table becomes visible), GetTable (by ARN or by
+ * bucket/namespace/name), ListTables, DeleteTable (optional versionToken; warehouse purged in the
+ * background), RenameTable (ARN, id and warehouse survive), GetTableMetadataLocation and
+ * UpdateTableMetadataLocation — a compare-and-swap on the version token in one UPDATE.
+ */
+import { randomUUID } from 'node:crypto';
+import type * as S3T from '@aws-sdk/client-s3tables';
+import type { Ctx } from '../../server/runtime.js';
+import type { TableRow, TableSummaryRow } from '../../store/s3tables-repo.js';
+import {
+  checkEncryption,
+  checkTags,
+  DEFAULT_PAGE_SIZE,
+  decodeToken,
+  defaultTableMaintenance,
+  encodeToken,
+  encryptionJson,
+  now,
+  repo,
+  requireBucket,
+  requireNamespace,
+  requireTable,
+  requireTableByArn,
+  tableArnOf,
+  validate,
+} from './common.js';
+import { s3tErrors } from './errors.js';
+import { planTableMetadata, renderTableMetadata, type MetadataPlan } from './metadata.js';
+import { newId, newVersionToken, validTableName, warehouseBucketName, warehouseBucketOf } from './naming.js';
+import { createWarehouseBucket, schedulePurge, writeWarehouseObject } from './warehouse.js';
+
+const METADATA_SUFFIXES = ['.metadata.json', '.metadata.json.gz'];
+
+/**
+ * The row of a new table in `bucketArn`/`namespace`, re-reading bucket and namespace so that
+ * inherited settings are those of the moment of creation (and a concurrent delete is noticed).
+ */
+function newTableRow(
+  ctx: Ctx,
+  input: S3T.CreateTableRequest,
+  fixed: { id: string; warehouse: string; at: number; metadataLocation: string | null },
+): TableRow {
+  const b = requireBucket(ctx, input.tableBucketARN!);
+  const ns = requireNamespace(ctx, b, input.namespace!);
+  if (repo(ctx).getTableByName(b.account, b.region, b.name, ns.name, input.name!)) throw s3tErrors.tableExists();
+  return {
+    id: fixed.id,
+    account: b.account,
+    region: b.region,
+    bucket: b.name,
+    namespace: ns.name,
+    name: input.name!,
+    bucket_id: b.id,
+    namespace_id: ns.id,
+    owner: b.account,
+    type: 'customer',
+    format: input.format!,
+    warehouse: `s3://${fixed.warehouse}`,
+    version_token: newVersionToken(),
+    metadata_location: fixed.metadataLocation,
+    created_at: fixed.at,
+    created_by: ctx.account,
+    modified_at: fixed.at,
+    modified_by: ctx.account,
+    // A table keeps the bucket's defaults of this moment; later bucket changes do not reach it.
+    encryption: input.encryptionConfiguration ? encryptionJson(input.encryptionConfiguration) : b.encryption,
+    storage_class: input.storageClassConfiguration?.storageClass ?? b.storage_class,
+    maintenance: JSON.stringify(defaultTableMaintenance()),
+    policy: null,
+    replication: null,
+    replication_token: null,
+    record_expiration: null,
+    tags: JSON.stringify(input.tags ?? {}),
+  };
+}
+
+export async function createTable(ctx: Ctx, input: S3T.CreateTableRequest): Promise<S3T.CreateTableResponse> {
+  validate('CreateTable', input);
+  if (!validTableName(input.name!)) throw s3tErrors.invalidTableName();
+  checkEncryption(input.encryptionConfiguration);
+  checkTags(input.tags);
+  let plan: MetadataPlan | undefined;
+  if (input.metadata !== undefined) {
+    if (!input.metadata.iceberg) throw s3tErrors.badRequest('The table metadata must specify iceberg.');
+    plan = planTableMetadata(input.metadata.iceberg);
+  }
+  const id = newId();
+  const warehouse = warehouseBucketName(id, ctx.region);
+  const at = now();
+  const r = repo(ctx);
+  const meta = ctx.rt.meta;
+
+  if (!plan) {
+    const row = meta.tx(() => {
+      const row = newTableRow(ctx, input, { id, warehouse, at, metadataLocation: null });
+      createWarehouseBucket(ctx, warehouse);
+      r.insertTable(row);
+      return row;
+    });
+    return { tableARN: tableArnOf(row, ctx.partition), versionToken: row.version_token };
+  }
+
+  // With metadata: the bucket exists (and is recorded as an orphan-to-be) while the metadata file
+  // is written; the table appears only once its metadata file exists.
+  meta.tx(() => {
+    newTableRow(ctx, input, { id, warehouse, at, metadataLocation: null }); // 404 / 409 before creating anything
+    createWarehouseBucket(ctx, warehouse);
+    r.queuePurge(warehouse, at);
+  });
+  try {
+    const key = `metadata/00000-${randomUUID()}.metadata.json`;
+    const location = `s3://${warehouse}`;
+    await writeWarehouseObject(ctx, warehouse, key, renderTableMetadata(plan, location, at));
+    const row = meta.tx(() => {
+      const row = newTableRow(ctx, input, { id, warehouse, at, metadataLocation: `${location}/${key}` });
+      r.insertTable(row);
+      r.unqueuePurge(warehouse);
+      return row;
+    });
+    return { tableARN: tableArnOf(row, ctx.partition), versionToken: row.version_token };
+  } catch (err) {
+    schedulePurge(ctx, warehouse);
+    throw err;
+  }
+}
+
+function tableSummary(t: TableSummaryRow, partition: string): S3T.TableSummary {
+  return {
+    namespace: [t.namespace],
+    name: t.name,
+    type: t.type as S3T.TableType,
+    tableARN: tableArnOf(t, partition),
+    createdAt: new Date(t.created_at),
+    modifiedAt: new Date(t.modified_at),
+    namespaceId: t.namespace_id,
+    tableBucketId: t.bucket_id,
+  };
+}
+
+export function getTable(ctx: Ctx, input: S3T.GetTableRequest): S3T.GetTableResponse {
+  validate('GetTable', input);
+  let t: TableRow;
+  const byName = input.tableBucketARN !== undefined || input.namespace !== undefined || input.name !== undefined;
+  if (input.tableArn !== undefined) {
+    t = requireTableByArn(ctx, input.tableArn);
+    if (byName) {
+      const other = requireTable(ctx, input);
+      if (other.id !== t.id) {
+        throw s3tErrors.badRequest('The tableArn and the tableBucketARN, namespace and name identify different tables.');
+      }
+    }
+  } else if (input.tableBucketARN !== undefined && input.namespace !== undefined && input.name !== undefined) {
+    t = requireTable(ctx, input);
+  } else {
+    throw s3tErrors.badRequest('Specify either tableArn, or tableBucketARN, namespace and name.');
+  }
+  return {
+    name: t.name,
+    type: t.type as S3T.TableType,
+    tableARN: tableArnOf(t, ctx.partition),
+    namespace: [t.namespace],
+    namespaceId: t.namespace_id,
+    versionToken: t.version_token,
+    metadataLocation: t.metadata_location ?? undefined,
+    warehouseLocation: t.warehouse,
+    createdAt: new Date(t.created_at),
+    createdBy: t.created_by,
+    modifiedAt: new Date(t.modified_at),
+    modifiedBy: t.modified_by,
+    ownerAccountId: t.owner,
+    format: t.format as S3T.OpenTableFormat,
+    tableBucketId: t.bucket_id,
+  };
+}
+
+export function listTables(ctx: Ctx, input: S3T.ListTablesRequest): S3T.ListTablesResponse {
+  validate('ListTables', input);
+  const b = requireBucket(ctx, input.tableBucketARN!);
+  const r = repo(ctx);
+  const limit = input.maxTables ?? DEFAULT_PAGE_SIZE;
+  const filters = { bucket: b.name, namespace: input.namespace, prefix: input.prefix };
+  let rows: TableSummaryRow[];
+  let keyOf: (t: TableSummaryRow) => string[];
+  if (input.namespace !== undefined) {
+    requireNamespace(ctx, b, input.namespace);
+    const after = decodeToken(input.continuationToken, 'tables', filters, 1)?.[0] ?? '';
+    rows = r.listTablesInNamespace(b, input.namespace, { prefix: input.prefix ?? '', after, limit: limit + 1 });
+    keyOf = (t) => [t.name];
+  } else if (input.prefix !== undefined) {
+    const after = (decodeToken(input.continuationToken, 'tables', filters, 2) ?? ['', '']) as [string, string];
+    rows = r.listTablesByNamePrefix(b, { prefix: input.prefix, after, limit: limit + 1 });
+    keyOf = (t) => [t.name, t.namespace];
+  } else {
+    const after = (decodeToken(input.continuationToken, 'tables', filters, 2) ?? ['', '']) as [string, string];
+    rows = r.listTablesInBucket(b, { after, limit: limit + 1 });
+    keyOf = (t) => [t.namespace, t.name];
+  }
+  const page = rows.slice(0, limit);
+  return {
+    tables: page.map((t) => tableSummary(t, ctx.partition)),
+    continuationToken: rows.length > limit ? encodeToken('tables', filters, keyOf(page[page.length - 1]!)) : undefined,
+  };
+}
+
+export function deleteTable(ctx: Ctx, input: S3T.DeleteTableRequest): void {
+  validate('DeleteTable', input);
+  const t = requireTable(ctx, input);
+  if (input.versionToken !== undefined && input.versionToken !== t.version_token) throw s3tErrors.versionTokenMismatch();
+  const bucket = warehouseBucketOf(t.warehouse);
+  const r = repo(ctx);
+  ctx.rt.meta.tx(() => {
+    r.deleteTable(t.id);
+    r.queuePurge(bucket, now());
+  });
+  schedulePurge(ctx, bucket);
+}
+
+export function renameTable(ctx: Ctx, input: S3T.RenameTableRequest): void {
+  validate('RenameTable', input);
+  if (input.newName === undefined && input.newNamespaceName === undefined) {
+    throw s3tErrors.badRequest('Neither a new namespace name nor a new table name is specified.');
+  }
+  if (input.newName !== undefined && !validTableName(input.newName)) throw s3tErrors.invalidTableName();
+  const t = requireTable(ctx, input);
+  const b = requireBucket(ctx, input.tableBucketARN!);
+  const r = repo(ctx);
+  const targetNamespace = input.newNamespaceName ?? t.namespace;
+  const target = r.getNamespace(b.account, b.region, b.name, targetNamespace);
+  if (!target) throw s3tErrors.destinationNamespaceNotFound();
+  if (input.versionToken !== undefined && input.versionToken !== t.version_token) throw s3tErrors.versionTokenMismatch();
+  const targetName = input.newName ?? t.name;
+  if (targetNamespace === t.namespace && targetName === t.name) return;
+  if (r.getTableByName(b.account, b.region, b.name, targetNamespace, targetName)) throw s3tErrors.tableExists();
+  // The ARN is built from the immutable table id, so it (and the warehouse) survive the rename.
+  r.renameTable(t.id, { namespace: targetNamespace, namespaceId: target.id, name: targetName, at: now(), by: ctx.account });
+}
+
+export function getTableMetadataLocation(
+  ctx: Ctx,
+  input: S3T.GetTableMetadataLocationRequest,
+): S3T.GetTableMetadataLocationResponse {
+  validate('GetTableMetadataLocation', input);
+  const t = requireTable(ctx, input);
+  return {
+    versionToken: t.version_token,
+    metadataLocation: t.metadata_location ?? undefined,
+    warehouseLocation: t.warehouse,
+  };
+}
+
+export function updateTableMetadataLocation(
+  ctx: Ctx,
+  input: S3T.UpdateTableMetadataLocationRequest,
+): S3T.UpdateTableMetadataLocationResponse {
+  validate('UpdateTableMetadataLocation', input);
+  const location = input.metadataLocation!;
+  if (!METADATA_SUFFIXES.some((s) => location.endsWith(s))) throw s3tErrors.invalidMetadataLocation();
+  const t = requireTable(ctx, input);
+  // The new location must lie inside the table's own warehouse (model documentation).
+  if (!location.startsWith(`${t.warehouse}/`) || location.length <= t.warehouse.length + 1) {
+    throw s3tErrors.invalidMetadataLocation();
+  }
+  const token = newVersionToken();
+  const swapped = repo(ctx).swapMetadataLocation(t.id, input.versionToken!, { location, token, at: now(), by: ctx.account });
+  if (!swapped) throw s3tErrors.versionTokenMismatch();
+  return { name: t.name, tableARN: tableArnOf(t, ctx.partition), namespace: [t.namespace], versionToken: token, metadataLocation: location };
+}

@@ -1,0 +1,311 @@
+/**
+ * S3 Tables' rows: typed reads and writes of table buckets, namespaces, tables and pending
+ * warehouse purges. Every statement uses an index: lookups by primary key, listings as range
+ * scans that start after the last key of the previous page (row-value comparisons), so a page
+ * costs the page however many rows the account holds.
+ */
+import type { MetadataStore } from './database.js';
+
+export interface TableBucketRow {
+  account: string;
+  region: string;
+  name: string;
+  id: string;
+  type: string;
+  created_at: number;
+  /** JSON EncryptionConfiguration. */
+  encryption: string;
+  storage_class: string;
+  /** JSON map TableBucketMaintenanceType → value. */
+  maintenance: string;
+  metrics_id: string | null;
+  policy: string | null;
+  /** JSON TableBucketReplicationConfiguration. */
+  replication: string | null;
+  replication_token: string | null;
+  /** JSON map of tags. */
+  tags: string;
+}
+
+export type TableBucketSummaryRow = Pick<TableBucketRow, 'account' | 'name' | 'id' | 'type' | 'created_at'>;
+
+export interface NamespaceRow {
+  account: string;
+  region: string;
+  bucket: string;
+  name: string;
+  id: string;
+  bucket_id: string;
+  owner: string;
+  created_at: number;
+  created_by: string;
+}
+
+export interface TableRow {
+  id: string;
+  account: string;
+  region: string;
+  bucket: string;
+  namespace: string;
+  name: string;
+  bucket_id: string;
+  namespace_id: string;
+  owner: string;
+  type: string;
+  format: string;
+  warehouse: string;
+  version_token: string;
+  metadata_location: string | null;
+  created_at: number;
+  created_by: string;
+  modified_at: number;
+  modified_by: string;
+  encryption: string;
+  storage_class: string;
+  maintenance: string;
+  policy: string | null;
+  replication: string | null;
+  replication_token: string | null;
+  record_expiration: string | null;
+  tags: string;
+}
+
+export type TableSummaryRow = Pick<
+  TableRow,
+  'id' | 'account' | 'region' | 'bucket' | 'namespace' | 'name' | 'bucket_id' | 'namespace_id' | 'type' | 'created_at' | 'modified_at'
+>;
+
+/** Bucket-level columns a configuration call may set. */
+export type BucketConfigColumn = 'encryption' | 'storage_class' | 'maintenance' | 'metrics_id' | 'policy' | 'tags';
+/** Table-level columns a configuration call may set. */
+export type TableConfigColumn = 'maintenance' | 'policy' | 'record_expiration' | 'tags';
+
+/** The smallest string greater than every string starting with `prefix`. */
+export function prefixEnd(prefix: string): string {
+  return `${prefix}\u{10FFFF}`;
+}
+
+const SUMMARY_COLUMNS = 'id, account, region, bucket, namespace, name, bucket_id, namespace_id, type, created_at, modified_at';
+
+export class S3TablesRepo {
+  constructor(private readonly store: MetadataStore) {}
+
+  // ---- table buckets ----
+
+  getBucket(account: string, region: string, name: string): TableBucketRow | undefined {
+    return this.store
+      .stmt('SELECT * FROM s3t_buckets WHERE account = ? AND region = ? AND name = ?')
+      .get(account, region, name) as TableBucketRow | undefined;
+  }
+
+  insertBucket(row: TableBucketRow): void {
+    this.store
+      .stmt(
+        `INSERT INTO s3t_buckets (account, region, name, id, type, created_at, encryption, storage_class, maintenance,
+           metrics_id, policy, replication, replication_token, tags)
+         VALUES (@account, @region, @name, @id, @type, @created_at, @encryption, @storage_class, @maintenance,
+           @metrics_id, @policy, @replication, @replication_token, @tags)`,
+      )
+      .run(row);
+  }
+
+  deleteBucket(account: string, region: string, name: string): void {
+    this.store.stmt('DELETE FROM s3t_buckets WHERE account = ? AND region = ? AND name = ?').run(account, region, name);
+  }
+
+  setBucketColumn(b: TableBucketRow, column: BucketConfigColumn, value: string | null): void {
+    this.store
+      .stmt(`UPDATE s3t_buckets SET ${column} = ? WHERE account = ? AND region = ? AND name = ?`)
+      .run(value, b.account, b.region, b.name);
+  }
+
+  setBucketReplication(b: TableBucketRow, config: string | null, token: string | null): void {
+    this.store
+      .stmt('UPDATE s3t_buckets SET replication = ?, replication_token = ? WHERE account = ? AND region = ? AND name = ?')
+      .run(config, token, b.account, b.region, b.name);
+  }
+
+  listBuckets(
+    account: string,
+    region: string,
+    opts: { prefix: string; type?: string; after: string; limit: number },
+  ): TableBucketSummaryRow[] {
+    const cols = 'account, name, id, type, created_at';
+    if (opts.type) {
+      return this.store
+        .stmt(
+          `SELECT ${cols} FROM s3t_buckets WHERE account = ? AND region = ? AND type = ? AND name > ? AND name >= ? AND name < ?
+           ORDER BY name LIMIT ?`,
+        )
+        .all(account, region, opts.type, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as TableBucketSummaryRow[];
+    }
+    return this.store
+      .stmt(
+        `SELECT ${cols} FROM s3t_buckets WHERE account = ? AND region = ? AND name > ? AND name >= ? AND name < ?
+         ORDER BY name LIMIT ?`,
+      )
+      .all(account, region, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as TableBucketSummaryRow[];
+  }
+
+  bucketHasNamespaces(b: TableBucketRow): boolean {
+    return (
+      this.store
+        .stmt('SELECT 1 FROM s3t_namespaces WHERE account = ? AND region = ? AND bucket = ? LIMIT 1')
+        .get(b.account, b.region, b.name) !== undefined
+    );
+  }
+
+  // ---- namespaces ----
+
+  getNamespace(account: string, region: string, bucket: string, name: string): NamespaceRow | undefined {
+    return this.store
+      .stmt('SELECT * FROM s3t_namespaces WHERE account = ? AND region = ? AND bucket = ? AND name = ?')
+      .get(account, region, bucket, name) as NamespaceRow | undefined;
+  }
+
+  insertNamespace(row: NamespaceRow): void {
+    this.store
+      .stmt(
+        `INSERT INTO s3t_namespaces (account, region, bucket, name, id, bucket_id, owner, created_at, created_by)
+         VALUES (@account, @region, @bucket, @name, @id, @bucket_id, @owner, @created_at, @created_by)`,
+      )
+      .run(row);
+  }
+
+  deleteNamespace(ns: NamespaceRow): void {
+    this.store
+      .stmt('DELETE FROM s3t_namespaces WHERE account = ? AND region = ? AND bucket = ? AND name = ?')
+      .run(ns.account, ns.region, ns.bucket, ns.name);
+  }
+
+  listNamespaces(b: TableBucketRow, opts: { prefix: string; after: string; limit: number }): NamespaceRow[] {
+    return this.store
+      .stmt(
+        `SELECT * FROM s3t_namespaces WHERE account = ? AND region = ? AND bucket = ? AND name > ? AND name >= ? AND name < ?
+         ORDER BY name LIMIT ?`,
+      )
+      .all(b.account, b.region, b.name, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as NamespaceRow[];
+  }
+
+  namespaceHasTables(ns: NamespaceRow): boolean {
+    return (
+      this.store
+        .stmt('SELECT 1 FROM s3t_tables WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? LIMIT 1')
+        .get(ns.account, ns.region, ns.bucket, ns.name) !== undefined
+    );
+  }
+
+  // ---- tables ----
+
+  getTable(id: string): TableRow | undefined {
+    return this.store.stmt('SELECT * FROM s3t_tables WHERE id = ?').get(id) as TableRow | undefined;
+  }
+
+  getTableByName(account: string, region: string, bucket: string, namespace: string, name: string): TableRow | undefined {
+    return this.store
+      .stmt('SELECT * FROM s3t_tables WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name = ?')
+      .get(account, region, bucket, namespace, name) as TableRow | undefined;
+  }
+
+  insertTable(row: TableRow): void {
+    this.store
+      .stmt(
+        `INSERT INTO s3t_tables (id, account, region, bucket, namespace, name, bucket_id, namespace_id, owner, type, format,
+           warehouse, version_token, metadata_location, created_at, created_by, modified_at, modified_by, encryption,
+           storage_class, maintenance, policy, replication, replication_token, record_expiration, tags)
+         VALUES (@id, @account, @region, @bucket, @namespace, @name, @bucket_id, @namespace_id, @owner, @type, @format,
+           @warehouse, @version_token, @metadata_location, @created_at, @created_by, @modified_at, @modified_by, @encryption,
+           @storage_class, @maintenance, @policy, @replication, @replication_token, @record_expiration, @tags)`,
+      )
+      .run(row);
+  }
+
+  deleteTable(id: string): void {
+    this.store.stmt('DELETE FROM s3t_tables WHERE id = ?').run(id);
+  }
+
+  /** Compare-and-swap of the metadata location: true when `expectedToken` was current. */
+  swapMetadataLocation(
+    id: string,
+    expectedToken: string,
+    change: { location: string; token: string; at: number; by: string },
+  ): boolean {
+    const res = this.store
+      .stmt(
+        `UPDATE s3t_tables SET metadata_location = ?, version_token = ?, modified_at = ?, modified_by = ?
+         WHERE id = ? AND version_token = ?`,
+      )
+      .run(change.location, change.token, change.at, change.by, id, expectedToken);
+    return res.changes === 1;
+  }
+
+  renameTable(id: string, change: { namespace: string; namespaceId: string; name: string; at: number; by: string }): void {
+    this.store
+      .stmt('UPDATE s3t_tables SET namespace = ?, namespace_id = ?, name = ?, modified_at = ?, modified_by = ? WHERE id = ?')
+      .run(change.namespace, change.namespaceId, change.name, change.at, change.by, id);
+  }
+
+  setTableColumn(id: string, column: TableConfigColumn, value: string | null): void {
+    this.store.stmt(`UPDATE s3t_tables SET ${column} = ? WHERE id = ?`).run(value, id);
+  }
+
+  setTableReplication(id: string, config: string | null, token: string | null): void {
+    this.store.stmt('UPDATE s3t_tables SET replication = ?, replication_token = ? WHERE id = ?').run(config, token, id);
+  }
+
+  /** Tables of one namespace by name. */
+  listTablesInNamespace(
+    b: TableBucketRow,
+    namespace: string,
+    opts: { prefix: string; after: string; limit: number },
+  ): TableSummaryRow[] {
+    return this.store
+      .stmt(
+        `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
+         WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name > ? AND name >= ? AND name < ?
+         ORDER BY name LIMIT ?`,
+      )
+      .all(b.account, b.region, b.name, namespace, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as TableSummaryRow[];
+  }
+
+  /** Tables of a whole bucket by (namespace, name). */
+  listTablesInBucket(b: TableBucketRow, opts: { after: [string, string]; limit: number }): TableSummaryRow[] {
+    return this.store
+      .stmt(
+        `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
+         WHERE account = ? AND region = ? AND bucket = ? AND (namespace, name) > (?, ?)
+         ORDER BY namespace, name LIMIT ?`,
+      )
+      .all(b.account, b.region, b.name, opts.after[0], opts.after[1], opts.limit) as TableSummaryRow[];
+  }
+
+  /** Tables of a whole bucket whose name starts with `prefix`, by (name, namespace). */
+  listTablesByNamePrefix(
+    b: TableBucketRow,
+    opts: { prefix: string; after: [string, string]; limit: number },
+  ): TableSummaryRow[] {
+    return this.store
+      .stmt(
+        `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
+         WHERE account = ? AND region = ? AND bucket = ? AND name >= ? AND name < ? AND (name, namespace) > (?, ?)
+         ORDER BY name, namespace LIMIT ?`,
+      )
+      .all(b.account, b.region, b.name, opts.prefix, prefixEnd(opts.prefix), opts.after[0], opts.after[1], opts.limit) as TableSummaryRow[];
+  }
+
+  // ---- warehouse purges ----
+
+  queuePurge(bucket: string, at: number): void {
+    this.store.stmt('INSERT OR IGNORE INTO s3t_purges (bucket, queued_at) VALUES (?, ?)').run(bucket, at);
+  }
+
+  unqueuePurge(bucket: string): void {
+    this.store.stmt('DELETE FROM s3t_purges WHERE bucket = ?').run(bucket);
+  }
+
+  pendingPurges(limit: number): string[] {
+    return (
+      this.store.stmt('SELECT bucket FROM s3t_purges ORDER BY queued_at LIMIT ?').all(limit) as { bucket: string }[]
+    ).map((r) => r.bucket);
+  }
+}
