@@ -39,6 +39,11 @@ export function identify(req: WireRequest): Identity {
   }
   const v2 = accessKeyFromV2(req.headers.authorization) ??
     req.query.find(([k]) => k === 'AWSAccessKeyId')?.[1];
+  // STS's AssumeRoleWithWebIdentity/WithSAML are sent unsigned as a form POST to `/`, which no S3
+  // request is (browser uploads are multipart POSTs to a bucket).
+  if (!v2 && req.method === 'POST' && req.rawPath === '/' && /x-www-form-urlencoded/i.test(String(req.headers['content-type'] ?? ''))) {
+    return { service: 'sts', accessKeyId: '', account: accountFromAccessKey(undefined), region: DEFAULT_REGION };
+  }
   return { service: 's3', accessKeyId: v2 ?? '', account: accountFromAccessKey(v2), region: DEFAULT_REGION };
 }
 

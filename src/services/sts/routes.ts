@@ -1,12 +1,20 @@
 /**
- * STS on the wire: the query codec and the table of actions served.
+ * STS on the wire: the query codec and the table of actions served, each pointing at its provider
+ * function.
  */
 import { serviceModel } from '../../model/service-model.js';
 import { queryCodec } from '../../wire/query.js';
 import type { Handler, ServiceRoutes } from '../registry.js';
+import * as sts from './provider.js';
 
 const codec = queryCodec(() => serviceModel('sts'));
 
-const handlers: Partial<Record<string, Handler>> = {};
+const handlers: Partial<Record<string, Handler>> = {
+  GetCallerIdentity: sts.getCallerIdentity,
+  GetAccessKeyInfo: sts.getAccessKeyInfo,
+  AssumeRole: sts.assumeRole,
+  AssumeRoleWithWebIdentity: sts.assumeRoleWithWebIdentity,
+  GetSessionToken: sts.getSessionToken,
+};
 
 export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalFailure' };

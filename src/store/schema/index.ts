@@ -8,11 +8,13 @@ import { cloudformationMigrations } from './cloudformation.js';
 import { s3Migrations } from './s3.js';
 import { s3tablesMigrations } from './s3tables.js';
 import { ssmMigrations } from './ssm.js';
+import { stsMigrations } from './sts.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   ...blobMigrations,
   ...s3Migrations,
   ...s3tablesMigrations,
   ...ssmMigrations,
+  ...stsMigrations,
   ...cloudformationMigrations,
 ];
