@@ -126,6 +126,10 @@ export interface PreparedTemplate {
   order: string[];
   /** Export names imported through Fn::ImportValue. */
   imports: string[];
+  /** True when the template declares `AWS::LanguageExtensions`. */
+  languageExtensions: boolean;
+  /** Every logical id of the processed template, whatever its Condition (Ref to a conditioned-out one is an error, not a typo). */
+  declared: string[];
 }
 
 /** What resolving an intrinsic needs at run time: the state of resources already created. */
@@ -134,4 +138,30 @@ export interface ResolveScope {
   ref(logicalId: string): string;
   /** Fn::GetAtt of a resource. Throw a ValidationError for unsupported attributes. */
   getAtt(logicalId: string, attribute: string): unknown;
+}
+
+/** Which part of the template a value comes from; decides the functions allowed and the error wording. */
+export type TemplateSection = 'Resources' | 'Outputs' | 'Conditions' | 'Rules';
+
+/**
+ * Everything `resolveValue` needs besides the scope. Build it with `resolveContext(prepared, env)`;
+ * it holds no state of its own, so one context serves a whole operation.
+ */
+export interface ResolveContext {
+  pseudo: PseudoParameters;
+  /** What Ref of each parameter yields (lists for list types; SSM types already resolved). */
+  parameters: Record<string, string | string[]>;
+  /** Parameter types, for the rule functions (`Fn::RefAll`, `Fn::ValueOfAll`). */
+  parameterTypes?: Record<string, string>;
+  conditions: Record<string, boolean>;
+  mappings: Record<string, Record<string, Record<string, unknown>>>;
+  /** Logical ids of the resources that exist in this operation (their Condition holds). */
+  resources: ReadonlySet<string>;
+  /** Every logical id declared in the (processed) template, whatever its Condition. */
+  declared: ReadonlySet<string>;
+  env: Pick<PrepareEnvironment, 'exportValue' | 'availabilityZones' | 'ssmParameter'>;
+  /** True when the template declares `AWS::LanguageExtensions`. */
+  languageExtensions: boolean;
+  /** Default 'Resources'. */
+  section?: TemplateSection;
 }

@@ -1,0 +1,105 @@
+/**
+ * The Conditions section: static checks (condition functions only, no references to resources,
+ * no undefined or circular condition references) and evaluation, each condition once, in
+ * dependency order, with Ref to parameters and pseudo parameters and Fn::FindInMap.
+ */
+import { bracketList, formatError, templateError } from './errors.js';
+import { resolveRaw, STATIC_SCOPE } from './intrinsics.js';
+import type { ResolveContext, TemplateDoc } from './types.js';
+import { intrinsicName, isObject, isPseudoParameter } from './values.js';
+
+const CONDITION_FUNCTIONS = new Set(['Fn::Equals', 'Fn::And', 'Fn::Or', 'Fn::Not', 'Condition']);
+
+/** Condition names referenced by `{Condition: X}` (and Fn::If) inside a value. */
+export function conditionReferences(value: unknown, out: string[] = []): string[] {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v);
+    else if (isObject(v)) {
+      const name = intrinsicName(v);
+      if (name === 'Condition' && typeof v.Condition === 'string') out.push(v.Condition);
+      else if (name === 'Fn::If' && Array.isArray(v['Fn::If']) && typeof v['Fn::If'][0] === 'string') {
+        out.push(v['Fn::If'][0]);
+        stack.push(...v['Fn::If'].slice(1));
+      } else stack.push(...Object.values(v));
+    }
+  }
+  return out;
+}
+
+/** Static checks of the Conditions section. */
+export function validateConditions(doc: TemplateDoc): void {
+  const conditions = doc.Conditions;
+  if (conditions === undefined) return;
+  if (!isObject(conditions)) throw formatError('Every Conditions member must be an object.');
+  const params = isObject(doc.Parameters) ? doc.Parameters : {};
+  const resourceRefs: string[] = [];
+  const undefinedConditions: string[] = [];
+  for (const expr of Object.values(conditions)) {
+    const name = intrinsicName(expr);
+    if (!name || !CONDITION_FUNCTIONS.has(name)) {
+      throw formatError('Conditions can only be boolean operations on parameters and other conditions');
+    }
+    const stack: unknown[] = [expr];
+    while (stack.length) {
+      const v = stack.pop();
+      if (Array.isArray(v)) stack.push(...v);
+      else if (isObject(v)) {
+        const fn = intrinsicName(v);
+        if (fn === 'Ref') {
+          const target = v.Ref;
+          if (typeof target === 'string' && !isPseudoParameter(target) && !(target in params)) {
+            if (!resourceRefs.includes(target)) resourceRefs.push(target);
+          }
+        } else if (fn === 'Fn::GetAtt') {
+          const arg = v['Fn::GetAtt'];
+          const target = Array.isArray(arg) ? arg[0] : typeof arg === 'string' ? arg.split('.')[0] : undefined;
+          if (typeof target === 'string' && !resourceRefs.includes(target)) resourceRefs.push(target);
+        } else if (fn === 'Condition') {
+          if (typeof v.Condition !== 'string') throw templateError('All Conditions must be of type string');
+          if (!(v.Condition in conditions) && !undefinedConditions.includes(v.Condition)) {
+            undefinedConditions.push(v.Condition);
+          }
+        } else stack.push(...Object.values(v));
+      }
+    }
+  }
+  if (resourceRefs.length) {
+    throw formatError(
+      `Unresolved dependencies ${bracketList(resourceRefs)}. Cannot reference resources in the Conditions block of the template`,
+    );
+  }
+  if (undefinedConditions.length) {
+    throw formatError(`Unresolved condition dependencies ${bracketList(undefinedConditions)} in the Conditions block of the template`);
+  }
+  // Circular references between conditions.
+  const state = new Map<string, 1 | 2>();
+  const visit = (name: string, path: string[]): void => {
+    if (state.get(name) === 2) return;
+    if (state.get(name) === 1) {
+      throw templateError(`Found circular condition dependency: ${bracketList(path.slice(path.indexOf(name)))}`);
+    }
+    state.set(name, 1);
+    for (const dep of conditionReferences((conditions as Record<string, unknown>)[name])) visit(dep, [...path, dep]);
+    state.set(name, 2);
+  };
+  for (const name of Object.keys(conditions)) visit(name, [name]);
+}
+
+/** Evaluates every condition (static checks must have passed). */
+export function evaluateConditions(doc: TemplateDoc, base: Omit<ResolveContext, 'conditions' | 'section'>): Record<string, boolean> {
+  const conditions = isObject(doc.Conditions) ? doc.Conditions : {};
+  const values: Record<string, boolean> = {};
+  const evaluate = (name: string): boolean => {
+    if (name in values) return values[name]!;
+    const expr = conditions[name];
+    for (const dep of conditionReferences(expr)) if (dep in conditions) evaluate(dep);
+    const v = resolveRaw(expr, STATIC_SCOPE, { ...base, conditions: values, section: 'Conditions' });
+    const b = v === true || v === 'true';
+    values[name] = b;
+    return b;
+  };
+  for (const name of Object.keys(conditions)) evaluate(name);
+  return values;
+}

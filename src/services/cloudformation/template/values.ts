@@ -1,0 +1,71 @@
+/**
+ * Small helpers over template values shared by every module of the template layer: recognising
+ * an intrinsic function object (exactly one key, `Ref`, `Condition` or `Fn::*`), the `AWS::NoValue`
+ * sentinel, and the string coercions CloudFormation applies (numbers and booleans stand for their
+ * text wherever a string is expected).
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** What `Ref: AWS::NoValue` resolves to; removed from objects and lists by the resolver. */
+export const NO_VALUE: unique symbol = Symbol('AWS::NoValue');
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The function name when `value` is an intrinsic call (`{ Ref: … }`, `{ 'Fn::Join': … }`), else undefined. */
+export function intrinsicName(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return undefined;
+  const key = keys[0]!;
+  if (key === 'Ref' || key === 'Condition' || key.startsWith('Fn::')) return key;
+  return undefined;
+}
+
+/** Scalars as CloudFormation passes them: numbers and booleans become their text. */
+export function scalarString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return undefined;
+}
+
+/** Loose equality as CloudFormation compares values: `10` ≡ `"10"`, `true` ≡ `"true"`, lists member-wise. */
+export function looseEquals(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((x, i) => looseEquals(x, b[i]));
+  }
+  const sa = scalarString(a);
+  const sb = scalarString(b);
+  if (sa !== undefined && sb !== undefined) return sa === sb;
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => k in b && looseEquals(a[k], b[k]));
+  }
+  return a === b;
+}
+
+export const PSEUDO_PARAMETERS = [
+  'AWS::AccountId',
+  'AWS::NotificationARNs',
+  'AWS::NoValue',
+  'AWS::Partition',
+  'AWS::Region',
+  'AWS::StackId',
+  'AWS::StackName',
+  'AWS::URLSuffix',
+] as const;
+
+export function isPseudoParameter(name: string): boolean {
+  return (PSEUDO_PARAMETERS as readonly string[]).includes(name);
+}
+
+/** Deep copy of plain JSON-like data (templates never hold anything else). */
+export function clone<T>(value: T): T {
+  return value === undefined ? value : (structuredClone(value) as T);
+}
+
+export const LOGICAL_ID = /^[A-Za-z0-9]+$/;
