@@ -1,27 +1,44 @@
 /**
  * The explicit registry of CloudFormation resource providers: one module per resource type.
  * Types Overcast does not run itself are "stored" by the generic provider (validated against the
- * type's schema from the spec index) unless strict mode refuses them.
+ * type's schema from the spec index, given AWS-shaped ids and attributes) — `providerFor` returns
+ * that provider with `stored: true`, and it refuses to create in strict mode. Types that exist
+ * neither here nor in the spec are `unrecognized` (the engine's "Unrecognized resource types").
  */
 import { resourceType } from '../spec.js';
 import type { ResourceProvider } from './types.js';
 import { cdkMetadata } from './cdk-metadata.js';
+import { ssmParameter } from './ssm-parameter.js';
+import { storedProvider, storedReason } from './stored.js';
+import { waitCondition, waitConditionHandle } from './wait-condition.js';
 
-const PROVIDERS: Record<string, ResourceProvider> = {
-  [cdkMetadata.type]: cdkMetadata,
-};
+const PROVIDERS: Record<string, ResourceProvider> = Object.fromEntries(
+  [cdkMetadata, ssmParameter, waitConditionHandle, waitCondition].map((p) => [p.type, p]),
+);
 
 export interface ProviderLookup {
+  /**
+   * The provider to call. Since the generic stored provider exists this is set for every
+   * recognized type (stored ones included); undefined only when `unrecognized`.
+   */
   provider?: ResourceProvider;
   /** True when the provider only stores the resource (no real behaviour behind it). */
   stored: boolean;
   /** True when the type exists neither in the registry nor in the CloudFormation spec. */
   unrecognized: boolean;
+  /** For stored types: the ResourceStatusReason the engine writes on their events. */
+  storedReason?: string;
 }
 
 export function providerFor(type: string): ProviderLookup {
   const provider = PROVIDERS[type];
   if (provider) return { provider, stored: false, unrecognized: false };
   const known = resourceType(type) !== undefined || type.startsWith('Custom::');
-  return { stored: known, unrecognized: !known };
+  if (!known) return { stored: false, unrecognized: true };
+  return { provider: storedProvider(type), stored: true, unrecognized: false, storedReason: storedReason(type) };
+}
+
+/** Every type with a real provider (for the README and GetTemplateSummary-style listings). */
+export function realResourceTypes(): string[] {
+  return Object.keys(PROVIDERS).sort();
 }
