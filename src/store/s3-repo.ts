@@ -1,7 +1,8 @@
 /**
- * S3's rows: typed reads and writes of buckets, objects, uploads and parts over the metadata
- * store. Every statement is indexed: lookups by primary key, listings as range scans of
- * (bucket, key) starting after the last key returned, so a page costs the page.
+ * S3's rows: typed reads and writes of buckets, bucket configurations, objects, multipart uploads
+ * and parts over the metadata store. Every statement is indexed: lookups by primary key, listings
+ * as lazy range scans of (bucket, key) or (bucket, key, upload id) starting after the last entry
+ * returned, so a page costs the page and skipping a common prefix is one seek.
  */
 import type { MetadataStore } from './database.js';
 
@@ -10,7 +11,6 @@ export interface BucketRow {
   account: string;
   region: string;
   created_at: number;
-  config: string;
 }
 
 export interface ObjectRow {
@@ -21,15 +21,51 @@ export interface ObjectRow {
   etag: string;
   last_modified: number;
   storage_class: string;
+  checksum_algorithm: string | null;
+  checksum_type: string | null;
+  checksum: string | null;
+  parts_count: number | null;
   meta: string;
   blob_ids: string | null;
   inline: Buffer | null;
 }
 
-export type ObjectSummaryRow = Pick<ObjectRow, 'key' | 'size' | 'etag' | 'last_modified' | 'storage_class'>;
+export type ObjectSummaryRow = Pick<
+  ObjectRow,
+  'key' | 'size' | 'etag' | 'last_modified' | 'storage_class' | 'checksum_algorithm' | 'checksum_type'
+>;
+
+export interface UploadRow {
+  upload_id: string;
+  bucket: string;
+  key: string;
+  initiated: number;
+  initiator: string;
+  meta: string;
+}
+
+export interface PartRow {
+  upload_id: string;
+  part_number: number;
+  size: number;
+  etag: string;
+  last_modified: number;
+  checksum_algorithm: string | null;
+  checksum: string | null;
+  blob_ids: string | null;
+  inline: Buffer | null;
+}
+
+export type PartSummaryRow = Omit<PartRow, 'inline' | 'blob_ids' | 'upload_id'>;
+
+const SUMMARY = 'key, size, etag, last_modified, storage_class, checksum_algorithm, checksum_type';
+const HEAD_COLUMNS =
+  'id, bucket, key, size, etag, last_modified, storage_class, checksum_algorithm, checksum_type, checksum, parts_count, meta';
 
 export class S3Repo {
   constructor(private readonly store: MetadataStore) {}
+
+  // --- buckets ---
 
   getBucket(name: string): BucketRow | undefined {
     return this.store.stmt('SELECT * FROM s3_buckets WHERE name = ?').get(name) as BucketRow | undefined;
@@ -37,25 +73,29 @@ export class S3Repo {
 
   insertBucket(row: BucketRow): void {
     this.store
-      .stmt('INSERT INTO s3_buckets (name, account, region, created_at, config) VALUES (?, ?, ?, ?, ?)')
-      .run(row.name, row.account, row.region, row.created_at, row.config);
-  }
-
-  updateBucketConfig(name: string, config: string): void {
-    this.store.stmt('UPDATE s3_buckets SET config = ? WHERE name = ?').run(config, name);
+      .stmt('INSERT INTO s3_buckets (name, account, region, created_at) VALUES (?, ?, ?, ?)')
+      .run(row.name, row.account, row.region, row.created_at);
   }
 
   deleteBucket(name: string): void {
+    this.store.stmt('DELETE FROM s3_bucket_configs WHERE bucket = ?').run(name);
     this.store.stmt('DELETE FROM s3_buckets WHERE name = ?').run(name);
   }
 
-  listBuckets(account: string, after: string, limit: number, prefix = ''): BucketRow[] {
+  /** The account's buckets named after `after`, starting with `prefix`, by name. */
+  listBuckets(account: string, after: string, limit: number, prefix = '', region?: string): BucketRow[] {
+    const lower = after > prefix ? after : prefix;
+    const op = after > prefix ? '>' : '>=';
+    if (region) {
+      return this.store
+        .stmt(
+          `SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? AND region = ? ORDER BY name LIMIT ?`,
+        )
+        .all(account, lower, upperBound(prefix), region, limit) as BucketRow[];
+    }
     return this.store
-      .stmt(
-        `SELECT * FROM s3_buckets WHERE account = ? AND name > ? AND name >= ? AND name < ?
-         ORDER BY name LIMIT ?`,
-      )
-      .all(account, after, prefix, upperBound(prefix), limit) as BucketRow[];
+      .stmt(`SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? ORDER BY name LIMIT ?`)
+      .all(account, lower, upperBound(prefix), limit) as BucketRow[];
   }
 
   bucketHasObjects(bucket: string): boolean {
@@ -66,9 +106,38 @@ export class S3Repo {
     return this.store.stmt('SELECT 1 FROM s3_uploads WHERE bucket = ? LIMIT 1').get(bucket) !== undefined;
   }
 
+  getConfig(bucket: string, kind: string): string | undefined {
+    const row = this.store.stmt('SELECT value FROM s3_bucket_configs WHERE bucket = ? AND kind = ?').get(bucket, kind) as
+      | { value: string }
+      | undefined;
+    return row?.value;
+  }
+
+  putConfig(bucket: string, kind: string, value: string): void {
+    this.store
+      .stmt(
+        `INSERT INTO s3_bucket_configs (bucket, kind, value) VALUES (?, ?, ?)
+         ON CONFLICT (bucket, kind) DO UPDATE SET value = excluded.value`,
+      )
+      .run(bucket, kind, value);
+  }
+
+  deleteConfig(bucket: string, kind: string): void {
+    this.store.stmt('DELETE FROM s3_bucket_configs WHERE bucket = ? AND kind = ?').run(bucket, kind);
+  }
+
+  // --- objects ---
+
   getObject(bucket: string, key: string): ObjectRow | undefined {
     return this.store.stmt('SELECT * FROM s3_objects WHERE bucket = ? AND key = ?').get(bucket, key) as
       | ObjectRow
+      | undefined;
+  }
+
+  /** The object's row without its bytes (HEAD, conditions). */
+  headObject(bucket: string, key: string): Omit<ObjectRow, 'inline' | 'blob_ids'> | undefined {
+    return this.store.stmt(`SELECT ${HEAD_COLUMNS} FROM s3_objects WHERE bucket = ? AND key = ?`).get(bucket, key) as
+      | Omit<ObjectRow, 'inline' | 'blob_ids'>
       | undefined;
   }
 
@@ -79,14 +148,35 @@ export class S3Repo {
       | undefined;
     this.store
       .stmt(
-        `INSERT INTO s3_objects (bucket, key, size, etag, last_modified, storage_class, meta, blob_ids, inline)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO s3_objects (bucket, key, size, etag, last_modified, storage_class, checksum_algorithm,
+           checksum_type, checksum, parts_count, meta, blob_ids, inline)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (bucket, key) DO UPDATE SET size = excluded.size, etag = excluded.etag,
            last_modified = excluded.last_modified, storage_class = excluded.storage_class,
-           meta = excluded.meta, blob_ids = excluded.blob_ids, inline = excluded.inline`,
+           checksum_algorithm = excluded.checksum_algorithm, checksum_type = excluded.checksum_type,
+           checksum = excluded.checksum, parts_count = excluded.parts_count, meta = excluded.meta,
+           blob_ids = excluded.blob_ids, inline = excluded.inline`,
       )
-      .run(row.bucket, row.key, row.size, row.etag, row.last_modified, row.storage_class, row.meta, row.blob_ids, row.inline);
+      .run(
+        row.bucket,
+        row.key,
+        row.size,
+        row.etag,
+        row.last_modified,
+        row.storage_class,
+        row.checksum_algorithm,
+        row.checksum_type,
+        row.checksum,
+        row.parts_count,
+        row.meta,
+        row.blob_ids,
+        row.inline,
+      );
     return old?.blob_ids ? blobIdsOf(old.blob_ids) : [];
+  }
+
+  setObjectMeta(bucket: string, key: string, meta: string): void {
+    this.store.stmt('UPDATE s3_objects SET meta = ? WHERE bucket = ? AND key = ?').run(meta, bucket, key);
   }
 
   /** Deletes the object; returns its blob ids, or undefined when there was none. */
@@ -98,7 +188,7 @@ export class S3Repo {
     return old.blob_ids ? blobIdsOf(old.blob_ids) : [];
   }
 
-  /** Deletes up to `limit` objects and parts of the bucket; returns how many rows and their blobs. */
+  /** Deletes up to `limit` objects and uploads of the bucket; returns how many and their blobs. */
   deleteContentsBatch(bucket: string, limit: number): { count: number; blobIds: string[] } {
     const blobIds: string[] = [];
     const objects = this.store
@@ -112,34 +202,119 @@ export class S3Repo {
       const uploads = this.store
         .stmt('SELECT upload_id FROM s3_uploads WHERE bucket = ? LIMIT ?')
         .all(bucket, limit - count) as { upload_id: string }[];
-      for (const { upload_id } of uploads) {
-        const parts = this.store
-          .stmt('DELETE FROM s3_parts WHERE upload_id = ? RETURNING blob_ids')
-          .all(upload_id) as { blob_ids: string | null }[];
-        for (const p of parts) if (p.blob_ids) blobIds.push(...blobIdsOf(p.blob_ids));
-        this.store.stmt('DELETE FROM s3_uploads WHERE upload_id = ?').run(upload_id);
-      }
+      for (const { upload_id } of uploads) blobIds.push(...this.deleteUpload(upload_id));
       count += uploads.length;
     }
     return { count, blobIds };
   }
 
-  /** Keys in [from, to) after `after`, in order: one index range scan. */
-  listObjects(bucket: string, after: string, from: string, to: string | undefined, limit: number): ObjectSummaryRow[] {
-    if (to === undefined) {
+  /**
+   * Object summaries of the bucket in key order, lazily: keys after `after` (or from `after` when
+   * `inclusive`), below `upper` when given. Stop iterating (break) to release the statement.
+   */
+  iterateObjects(bucket: string, after: string, inclusive: boolean, upper?: string): IterableIterator<ObjectSummaryRow> {
+    const op = inclusive ? '>=' : '>';
+    if (upper === undefined) {
       return this.store
-        .stmt(
-          `SELECT key, size, etag, last_modified, storage_class FROM s3_objects
-           WHERE bucket = ? AND key > ? AND key >= ? ORDER BY key LIMIT ?`,
-        )
-        .all(bucket, after, from, limit) as ObjectSummaryRow[];
+        .stmt(`SELECT ${SUMMARY} FROM s3_objects WHERE bucket = ? AND key ${op} ? ORDER BY key`)
+        .iterate(bucket, after) as IterableIterator<ObjectSummaryRow>;
+    }
+    return this.store
+      .stmt(`SELECT ${SUMMARY} FROM s3_objects WHERE bucket = ? AND key ${op} ? AND key < ? ORDER BY key`)
+      .iterate(bucket, after, upper) as IterableIterator<ObjectSummaryRow>;
+  }
+
+  // --- multipart uploads ---
+
+  insertUpload(row: UploadRow): void {
+    this.store
+      .stmt('INSERT INTO s3_uploads (upload_id, bucket, key, initiated, initiator, meta) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(row.upload_id, row.bucket, row.key, row.initiated, row.initiator, row.meta);
+  }
+
+  getUpload(uploadId: string): UploadRow | undefined {
+    return this.store.stmt('SELECT * FROM s3_uploads WHERE upload_id = ?').get(uploadId) as UploadRow | undefined;
+  }
+
+  /** Deletes the upload and its parts; returns the parts' blob ids. */
+  deleteUpload(uploadId: string): string[] {
+    const parts = this.store
+      .stmt('DELETE FROM s3_parts WHERE upload_id = ? RETURNING blob_ids')
+      .all(uploadId) as { blob_ids: string | null }[];
+    this.store.stmt('DELETE FROM s3_uploads WHERE upload_id = ?').run(uploadId);
+    const ids: string[] = [];
+    for (const p of parts) if (p.blob_ids) ids.push(...blobIdsOf(p.blob_ids));
+    return ids;
+  }
+
+  /** Uploads of the bucket in (key, upload id) order after the given position, lazily. */
+  iterateUploads(
+    bucket: string,
+    afterKey: string,
+    afterUploadId: string | undefined,
+    upper?: string,
+  ): IterableIterator<UploadRow> {
+    const bound = upper ?? '\u{10FFFF}\u{10FFFF}';
+    if (afterUploadId === undefined) {
+      return this.store
+        .stmt('SELECT * FROM s3_uploads WHERE bucket = ? AND key > ? AND key < ? ORDER BY key, upload_id')
+        .iterate(bucket, afterKey, bound) as IterableIterator<UploadRow>;
     }
     return this.store
       .stmt(
-        `SELECT key, size, etag, last_modified, storage_class FROM s3_objects
-         WHERE bucket = ? AND key > ? AND key >= ? AND key < ? ORDER BY key LIMIT ?`,
+        `SELECT * FROM s3_uploads WHERE bucket = ? AND (key, upload_id) > (?, ?) AND key < ?
+         ORDER BY key, upload_id`,
       )
-      .all(bucket, after, from, to, limit) as ObjectSummaryRow[];
+      .iterate(bucket, afterKey, afterUploadId, bound) as IterableIterator<UploadRow>;
+  }
+
+  /** Inserts or replaces a part; returns the blob ids of the part it replaced. */
+  putPart(row: PartRow): string[] {
+    const old = this.store
+      .stmt('SELECT blob_ids FROM s3_parts WHERE upload_id = ? AND part_number = ?')
+      .get(row.upload_id, row.part_number) as { blob_ids: string | null } | undefined;
+    this.store
+      .stmt(
+        `INSERT INTO s3_parts (upload_id, part_number, size, etag, last_modified, checksum_algorithm, checksum,
+           blob_ids, inline)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (upload_id, part_number) DO UPDATE SET size = excluded.size, etag = excluded.etag,
+           last_modified = excluded.last_modified, checksum_algorithm = excluded.checksum_algorithm,
+           checksum = excluded.checksum, blob_ids = excluded.blob_ids, inline = excluded.inline`,
+      )
+      .run(
+        row.upload_id,
+        row.part_number,
+        row.size,
+        row.etag,
+        row.last_modified,
+        row.checksum_algorithm,
+        row.checksum,
+        row.blob_ids,
+        row.inline,
+      );
+    return old?.blob_ids ? blobIdsOf(old.blob_ids) : [];
+  }
+
+  /** Every part of an upload with its bytes, by part number (CompleteMultipartUpload). */
+  parts(uploadId: string): PartRow[] {
+    return this.store.stmt('SELECT * FROM s3_parts WHERE upload_id = ? ORDER BY part_number').all(uploadId) as PartRow[];
+  }
+
+  /** A page of part summaries after `afterPart` (ListParts). */
+  listParts(uploadId: string, afterPart: number, limit: number): PartSummaryRow[] {
+    return this.store
+      .stmt(
+        `SELECT part_number, size, etag, last_modified, checksum_algorithm, checksum FROM s3_parts
+         WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?`,
+      )
+      .all(uploadId, afterPart, limit) as PartSummaryRow[];
+  }
+
+  /** Removes part rows whose blobs the completed object adopted (their blobs are not released). */
+  deletePartRows(uploadId: string): void {
+    this.store.stmt('DELETE FROM s3_parts WHERE upload_id = ?').run(uploadId);
+    this.store.stmt('DELETE FROM s3_uploads WHERE upload_id = ?').run(uploadId);
   }
 }
 
@@ -148,7 +323,7 @@ export class S3Repo {
  * S3's, and U+10FFFF sorts after every other code point.
  */
 export function upperBound(prefix: string): string {
-  return prefix === '' ? '\u{10FFFF}' : `${prefix}\u{10FFFF}`;
+  return prefix === '' ? '\u{10FFFF}\u{10FFFF}' : `${prefix}\u{10FFFF}`;
 }
 
 /** The blob ids of a `blob_ids` column (JSON list of {id, size} segments). */

@@ -1,13 +1,26 @@
 /**
- * S3 on the wire: the rest-xml codec with S3's own choices — virtual-hosted addressing rewritten to
- * path style, root element names of responses without a payload member — and the table of
- * operations served, each pointing at its provider function.
+ * S3 on the wire: the rest-xml codec with S3's own choices layered on top — virtual-hosted
+ * addressing rewritten to path style; presigned-URL expiry; CORS preflight (OPTIONS) and CORS
+ * headers on actual requests; aws-chunked bodies decoded for PutObject/UploadPart (trailer and
+ * decoded length handed to the provider); Content-MD5 / x-amz-checksum-* verified on XML bodies;
+ * 206 for ranged reads, 304 without a body; GetBucketLocation's bare root element; root element
+ * names of outputs without a payload member — and the table of operations served.
  */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { serviceModel } from '../../model/service-model.js';
+import type { Codec, ParsedRequest } from '../../wire/codec.js';
 import { AwsError } from '../../wire/errors.js';
-import type { WireRequest } from '../../wire/http.js';
+import { readBody, type WireRequest, type WireResponse } from '../../wire/http.js';
 import { restXmlCodec } from '../../wire/rest-xml.js';
+import { matchRoute } from '../../wire/rest-routes.js';
+import { XML_DECLARATION, escapeXml } from '../../wire/xml.js';
+import type { Ctx } from '../../server/runtime.js';
 import type { Handler, ServiceRoutes } from '../registry.js';
+import { decodeAwsChunked, isAwsChunked } from './aws-chunked.js';
+import { checksumOf, isAlgorithm, parseContentMd5 } from './checksums.js';
+import { corsResponseHeaders, preflightCors } from './cors.js';
+import { s3Errors } from './errors.js';
 import * as s3 from './provider.js';
 
 const S3_NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
@@ -17,7 +30,6 @@ const ROOT_ELEMENTS: Record<string, string> = {
   ListBuckets: 'ListAllMyBucketsResult',
   ListObjectsV2: 'ListBucketResult',
   ListObjects: 'ListBucketResult',
-  GetBucketLocation: 'LocationConstraint',
   CreateMultipartUpload: 'InitiateMultipartUploadResult',
   CompleteMultipartUpload: 'CompleteMultipartUploadResult',
   ListParts: 'ListPartsResult',
@@ -30,7 +42,17 @@ const ROOT_ELEMENTS: Record<string, string> = {
   GetBucketAcl: 'AccessControlPolicy',
   GetObjectAcl: 'AccessControlPolicy',
   GetBucketLifecycleConfiguration: 'LifecycleConfiguration',
+  GetBucketNotificationConfiguration: 'NotificationConfiguration',
+  GetBucketLogging: 'BucketLoggingStatus',
+  GetBucketWebsite: 'WebsiteConfiguration',
+  GetBucketAccelerateConfiguration: 'AccelerateConfiguration',
+  GetBucketRequestPayment: 'RequestPaymentConfiguration',
+  ListObjectVersions: 'ListVersionsResult',
+  GetObjectAttributes: 'GetObjectAttributesResponse',
 };
+
+/** Operations whose payload is the object body (streamed, possibly aws-chunked). */
+const STREAMING = new Set(['PutObject', 'UploadPart']);
 
 /**
  * Virtual-hosted style: `bucket.localhost:4566`, `bucket.s3.localhost:4566`,
@@ -56,7 +78,7 @@ function normalize(req: WireRequest): WireRequest {
   return { ...req, rawPath: `/${encodeURIComponent(bucket)}${req.rawPath === '/' ? '' : req.rawPath}` };
 }
 
-const codec = restXmlCodec(() => serviceModel('s3'), {
+const inner = restXmlCodec(() => serviceModel('s3'), {
   normalize,
   rootElement: (op) => ROOT_ELEMENTS[op],
   xmlNamespace: S3_NS,
@@ -64,17 +86,237 @@ const codec = restXmlCodec(() => serviceModel('s3'), {
     new AwsError('NotImplemented', `Overcast does not implement ${req.method} ${req.rawPath} for S3.`, 501),
 });
 
-const handlers: Partial<Record<string, Handler>> = {
+/** Where wire-level facts ride along with an input, and extra response headers with an output. */
+const ORIGIN = Symbol('origin');
+const EXTRA_HEADERS = Symbol('extra-headers');
+
+function header(req: WireRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+function query(req: WireRequest, name: string): string | undefined {
+  for (const [k, v] of req.query) if (k === name) return v;
+  return undefined;
+}
+
+/** Presigned URLs (SigV4 `X-Amz-Date` + `X-Amz-Expires`, SigV2 `Expires`) stop working when they expire. */
+function checkPresignedExpiry(req: WireRequest): void {
+  if (req.rawQuery === '' || !/(^|&)(X-Amz-Expires|Expires)=/i.test(req.rawQuery)) return;
+  const now = Date.now();
+  let expiresAt: number | undefined;
+  const amzExpires = query(req, 'X-Amz-Expires');
+  const amzDate = query(req, 'X-Amz-Date');
+  if (amzExpires !== undefined && amzDate !== undefined) {
+    const seconds = Number(amzExpires);
+    if (!Number.isInteger(seconds) || seconds < 0 || seconds > 604_800) {
+      throw new AwsError(
+        'AuthorizationQueryParametersError',
+        'X-Amz-Expires must be less than a week (in seconds) that is; 604800',
+        400,
+      );
+    }
+    const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
+    if (m) expiresAt = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) + seconds * 1000;
+  } else if (query(req, 'AWSAccessKeyId') !== undefined) {
+    const epoch = Number(query(req, 'Expires'));
+    if (Number.isFinite(epoch)) expiresAt = epoch * 1000;
+  }
+  if (expiresAt !== undefined && expiresAt < now) {
+    throw s3Errors.accessDenied('Request has expired', {
+      ...(amzExpires !== undefined ? { 'X-Amz-Expires': amzExpires } : {}),
+      Expires: new Date(expiresAt).toISOString(),
+      ServerTime: new Date(now).toISOString(),
+    });
+  }
+}
+
+/** Content-MD5 / x-amz-checksum-* on an XML request body (DeleteObjects, PutBucketCors, …). */
+async function verifyXmlBody(req: WireRequest, operation: string): Promise<WireRequest> {
+  const md5 = header(req, 'content-md5');
+  const sums = Object.keys(req.headers).filter((h) => h.startsWith('x-amz-checksum-') && h !== 'x-amz-checksum-mode');
+  if (md5 === undefined && sums.length === 0) {
+    if (operation === 'DeleteObjects') throw s3Errors.invalidRequest('Missing required header for this request: Content-MD5');
+    return req;
+  }
+  const body = await readBody(req, 2 * 1024 * 1024);
+  if (md5 !== undefined) {
+    const expected = parseContentMd5(md5)!;
+    const computed = createHash('md5').update(body).digest();
+    if (!computed.equals(expected)) throw s3Errors.badDigest(md5, computed.toString('base64'));
+  }
+  for (const h of sums) {
+    const alg = h.slice('x-amz-checksum-'.length).toUpperCase();
+    if (!isAlgorithm(alg)) continue;
+    if (checksumOf(alg, body) !== header(req, h)) throw s3Errors.badChecksum(alg);
+  }
+  return { ...req, body: Readable.from([body]) };
+}
+
+const codec: Codec = {
+  async parse(req: WireRequest): Promise<ParsedRequest> {
+    checkPresignedExpiry(req);
+    if (req.method === 'OPTIONS') {
+      const path = normalize(req).rawPath.split('/').filter(Boolean);
+      return {
+        operation: 'PreflightCors',
+        input: {
+          Bucket: path[0] ? decodeURIComponent(path[0]) : undefined,
+          Origin: header(req, 'origin'),
+          RequestMethod: header(req, 'access-control-request-method'),
+          RequestHeaders: header(req, 'access-control-request-headers'),
+        },
+      };
+    }
+    if ((req.method === 'PUT' || req.method === 'POST') && (header(req, 'content-md5') !== undefined || hasChecksumHeader(req) || req.method === 'POST')) {
+      const n = normalize(req);
+      const match = matchRoute(serviceModel('s3'), req.method, n.rawPath, req.query, req.headers);
+      if (match && !STREAMING.has(match.operation) && match.operation !== 'CompleteMultipartUpload' && match.operation !== 'CreateMultipartUpload') {
+        req = await verifyXmlBody(req, match.operation);
+      }
+    }
+    const parsed = await inner.parse(req);
+    const input = parsed.input as Record<string | symbol, unknown>;
+    if (STREAMING.has(parsed.operation)) {
+      const decoded = header(req, 'x-amz-decoded-content-length');
+      if (isAwsChunked(header(req, 'x-amz-content-sha256'), header(req, 'content-encoding'))) {
+        const length = decoded !== undefined ? Number(decoded) : undefined;
+        if (length !== undefined && (!Number.isInteger(length) || length < 0)) throw s3Errors.missingContentLength();
+        input.Body = decodeAwsChunked(req.body, length);
+        input.DecodedContentLength = length;
+        input.ChecksumTrailer = header(req, 'x-amz-trailer');
+      }
+    }
+    const origin = header(req, 'origin');
+    if (origin !== undefined) input[ORIGIN] = { origin, method: req.method };
+    return parsed;
+  },
+
+  serialize(operation: string, output: unknown, requestId: string): WireResponse {
+    const out = (output ?? {}) as Record<string | symbol, unknown>;
+    let res: WireResponse;
+    if (operation === 'PreflightCors') {
+      res = { status: 200, headers: { 'x-amz-request-id': requestId, 'x-amz-id-2': requestId, ...(out.headers as object) } };
+    } else if (operation === 'GetBucketLocation') {
+      const location = (out.LocationConstraint as string | undefined) ?? '';
+      res = {
+        status: 200,
+        headers: { 'x-amz-request-id': requestId, 'x-amz-id-2': requestId, 'content-type': 'application/xml' },
+        body:
+          location === ''
+            ? `${XML_DECLARATION}<LocationConstraint xmlns="${S3_NS}"/>`
+            : `${XML_DECLARATION}<LocationConstraint xmlns="${S3_NS}">${escapeXml(location)}</LocationConstraint>`,
+      };
+    } else {
+      res = inner.serialize(operation, output, requestId);
+      if ((operation === 'GetObject' || operation === 'HeadObject') && out.ContentRange !== undefined) res.status = 206;
+    }
+    const extra = out[EXTRA_HEADERS] as Record<string, string> | undefined;
+    if (extra) Object.assign(res.headers, extra);
+    return res;
+  },
+
+  error(err: AwsError, requestId: string, req?: WireRequest): WireResponse {
+    if (err.status === 304) {
+      return { status: 304, headers: { 'x-amz-request-id': requestId, 'x-amz-id-2': requestId, ...err.headers } };
+    }
+    return inner.error(err, requestId, req);
+  },
+};
+
+function hasChecksumHeader(req: WireRequest): boolean {
+  for (const h in req.headers) if (h.startsWith('x-amz-checksum-') && h !== 'x-amz-checksum-mode') return true;
+  return false;
+}
+
+/** Adds the bucket's CORS headers to the output of a request that carries Origin. */
+function withCors(handler: Handler): Handler {
+  return async (ctx: Ctx, input: Record<string | symbol, unknown>) => {
+    const output = await handler(ctx, input);
+    const cors = input[ORIGIN] as { origin: string; method: string } | undefined;
+    if (!cors || typeof input.Bucket !== 'string') return output;
+    const headers = corsResponseHeaders(ctx, input.Bucket, cors.origin, cors.method);
+    if (!headers) return output;
+    const out = (output ?? {}) as Record<string | symbol, unknown>;
+    out[EXTRA_HEADERS] = headers;
+    return out;
+  };
+}
+
+const operations: Record<string, Handler> = {
   CreateBucket: s3.createBucket,
   HeadBucket: s3.headBucket,
   GetBucketLocation: s3.getBucketLocation,
   ListBuckets: s3.listBuckets,
   DeleteBucket: s3.deleteBucket,
   PutObject: s3.putObject,
-  GetObject: s3.getObject,
+  GetObject: s3.getObjectContent,
   HeadObject: s3.headObject,
   DeleteObject: s3.deleteObject,
+  DeleteObjects: s3.deleteObjects,
+  CopyObject: s3.copyObject,
   ListObjectsV2: s3.listObjectsV2,
+  ListObjects: s3.listObjects,
+  ListObjectVersions: s3.listObjectVersions,
+  GetObjectAttributes: s3.getObjectAttributes,
+  CreateMultipartUpload: s3.createMultipartUpload,
+  UploadPart: s3.uploadPart,
+  UploadPartCopy: s3.uploadPartCopy,
+  CompleteMultipartUpload: s3.completeMultipartUpload,
+  AbortMultipartUpload: s3.abortMultipartUpload,
+  ListParts: s3.listParts,
+  ListMultipartUploads: s3.listMultipartUploads,
+  PutObjectTagging: s3.putObjectTagging,
+  GetObjectTagging: s3.getObjectTagging,
+  DeleteObjectTagging: s3.deleteObjectTagging,
+  GetObjectAcl: s3.getObjectAcl,
+  PutObjectAcl: s3.putObjectAcl,
+  PutBucketPolicy: s3.putBucketPolicy,
+  GetBucketPolicy: s3.getBucketPolicy,
+  DeleteBucketPolicy: s3.deleteBucketPolicy,
+  PutBucketTagging: s3.putBucketTagging,
+  GetBucketTagging: s3.getBucketTagging,
+  DeleteBucketTagging: s3.deleteBucketTagging,
+  PutBucketCors: s3.putBucketCors,
+  GetBucketCors: s3.getBucketCors,
+  DeleteBucketCors: s3.deleteBucketCors,
+  PutBucketEncryption: s3.putBucketEncryption,
+  GetBucketEncryption: s3.getBucketEncryption,
+  DeleteBucketEncryption: s3.deleteBucketEncryption,
+  PutBucketVersioning: s3.putBucketVersioning,
+  GetBucketVersioning: s3.getBucketVersioning,
+  PutBucketLifecycleConfiguration: s3.putBucketLifecycleConfiguration,
+  GetBucketLifecycleConfiguration: s3.getBucketLifecycleConfiguration,
+  DeleteBucketLifecycle: s3.deleteBucketLifecycle,
+  PutPublicAccessBlock: s3.putPublicAccessBlock,
+  GetPublicAccessBlock: s3.getPublicAccessBlock,
+  DeletePublicAccessBlock: s3.deletePublicAccessBlock,
+  PutBucketOwnershipControls: s3.putBucketOwnershipControls,
+  GetBucketOwnershipControls: s3.getBucketOwnershipControls,
+  DeleteBucketOwnershipControls: s3.deleteBucketOwnershipControls,
+  PutBucketNotificationConfiguration: s3.putBucketNotificationConfiguration,
+  GetBucketNotificationConfiguration: s3.getBucketNotificationConfiguration,
+  PutBucketLogging: s3.putBucketLogging,
+  GetBucketLogging: s3.getBucketLogging,
+  PutBucketAccelerateConfiguration: s3.putBucketAccelerateConfiguration,
+  GetBucketAccelerateConfiguration: s3.getBucketAccelerateConfiguration,
+  PutBucketRequestPayment: s3.putBucketRequestPayment,
+  GetBucketRequestPayment: s3.getBucketRequestPayment,
+  PutBucketWebsite: s3.putBucketWebsite,
+  GetBucketWebsite: s3.getBucketWebsite,
+  DeleteBucketWebsite: s3.deleteBucketWebsite,
+  PutObjectLockConfiguration: s3.putObjectLockConfiguration,
+  GetObjectLockConfiguration: s3.getObjectLockConfiguration,
+  PutBucketReplication: s3.putBucketReplication,
+  GetBucketReplication: s3.getBucketReplication,
+  DeleteBucketReplication: s3.deleteBucketReplication,
+  GetBucketAcl: s3.getBucketAcl,
+  PutBucketAcl: s3.putBucketAcl,
+  PreflightCors: preflightCors,
 };
+
+const handlers: Partial<Record<string, Handler>> = Object.fromEntries(
+  Object.entries(operations).map(([name, h]) => [name, name === 'PreflightCors' ? h : withCors(h)]),
+);
 
 export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalError' };

@@ -1,8 +1,11 @@
 /**
  * S3's tables: buckets (names unique across the emulator, owned by an account and placed in a
- * region, with their stored configurations), objects keyed by (bucket, key) so listing is an
- * index range scan, multipart uploads and their parts. Small bodies live inline in the row (last
- * column, so listings never read them); larger ones are blob files named in `blob_ids`.
+ * region) and their stored configurations (one row per kind: policy, tagging, cors, …), objects
+ * keyed by (bucket, key) so listing is an index range scan, multipart uploads keyed by (bucket,
+ * key, upload id) — ids sort by initiation time — and their parts. Small bodies live inline in
+ * the row (last column, so listings never read them); larger ones are blob files named in
+ * `blob_ids`, a JSON list of {id, size} segments (a completed multipart object is its parts'
+ * blobs, in order, never a copy).
  */
 import type { Migration } from '../database.js';
 
@@ -14,10 +17,16 @@ export const s3Migrations: Migration[] = [
         name TEXT PRIMARY KEY,
         account TEXT NOT NULL,
         region TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        config TEXT NOT NULL DEFAULT '{}'
+        created_at INTEGER NOT NULL
       ) WITHOUT ROWID;
       CREATE INDEX s3_buckets_by_account ON s3_buckets (account, name);
+
+      CREATE TABLE s3_bucket_configs (
+        bucket TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (bucket, kind)
+      ) WITHOUT ROWID;
 
       CREATE TABLE s3_objects (
         id INTEGER PRIMARY KEY,
@@ -27,6 +36,10 @@ export const s3Migrations: Migration[] = [
         etag TEXT NOT NULL,
         last_modified INTEGER NOT NULL,
         storage_class TEXT NOT NULL DEFAULT 'STANDARD',
+        checksum_algorithm TEXT,
+        checksum_type TEXT,
+        checksum TEXT,
+        parts_count INTEGER,
         meta TEXT NOT NULL DEFAULT '{}',
         blob_ids TEXT,
         inline BLOB
@@ -38,9 +51,10 @@ export const s3Migrations: Migration[] = [
         bucket TEXT NOT NULL,
         key TEXT NOT NULL,
         initiated INTEGER NOT NULL,
+        initiator TEXT NOT NULL,
         meta TEXT NOT NULL DEFAULT '{}'
       ) WITHOUT ROWID;
-      CREATE INDEX s3_uploads_by_key ON s3_uploads (bucket, key, initiated);
+      CREATE INDEX s3_uploads_by_key ON s3_uploads (bucket, key, upload_id);
 
       CREATE TABLE s3_parts (
         id INTEGER PRIMARY KEY,
@@ -49,7 +63,8 @@ export const s3Migrations: Migration[] = [
         size INTEGER NOT NULL,
         etag TEXT NOT NULL,
         last_modified INTEGER NOT NULL,
-        meta TEXT NOT NULL DEFAULT '{}',
+        checksum_algorithm TEXT,
+        checksum TEXT,
         blob_ids TEXT,
         inline BLOB
       );

@@ -1,0 +1,84 @@
+/**
+ * Taking in an object or part body: streams it into the blob store (inline when small) while
+ * hashing MD5 (the ETag) and the one checksum the request asks for, then verifies Content-MD5,
+ * the declared checksum (header or aws-chunked trailer) and the length, with AWS's errors. On
+ * any failure the written blob is discarded, so nothing of a refused body remains.
+ */
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../../server/runtime.js';
+import type { WrittenBody } from '../../store/blobs.js';
+import type { ChunkedBody } from './aws-chunked.js';
+import {
+  createHasher,
+  parseContentMd5,
+  verifyChecksum,
+  verifyContentMd5,
+  type ChecksumAlgorithm,
+  type DeclaredChecksum,
+} from './checksums.js';
+import { s3Errors } from './errors.js';
+
+export interface IngestOptions {
+  body: AsyncIterable<Buffer | Uint8Array> | undefined;
+  /** Content-MD5 header, base64. */
+  contentMd5?: string;
+  /** The checksum the request declared (value in a header or an aws-chunked trailer). */
+  declared?: DeclaredChecksum;
+  /** A checksum to compute although the request did not declare one (a multipart upload's). */
+  compute?: ChecksumAlgorithm;
+  /** Bytes the request said it carries (Content-Length or x-amz-decoded-content-length). */
+  expectedLength?: number;
+  /** Write a blob file even for a small body. */
+  forceBlob?: boolean;
+}
+
+export interface Ingested {
+  written: WrittenBody;
+  md5: Buffer;
+  /** `"<md5 hex>"` */
+  etag: string;
+  checksum?: { algorithm: ChecksumAlgorithm; value: string };
+}
+
+const EMPTY: AsyncIterable<Buffer> = { async *[Symbol.asyncIterator]() {} };
+
+export async function ingest(ctx: Ctx, opts: IngestOptions): Promise<Ingested> {
+  const expectedMd5 = parseContentMd5(opts.contentMd5);
+  const algorithm = opts.declared?.algorithm ?? opts.compute;
+  const md5 = createHash('md5');
+  const hasher = algorithm ? createHasher(algorithm) : undefined;
+  const observe = hasher
+    ? (chunk: Buffer) => {
+        md5.update(chunk);
+        hasher.update(chunk);
+      }
+    : (chunk: Buffer) => void md5.update(chunk);
+  const body = opts.body ?? EMPTY;
+  const written = await ctx.rt.blobs.write(body, observe, opts.forceBlob);
+  try {
+    if (opts.expectedLength !== undefined && written.size !== opts.expectedLength) throw s3Errors.incompleteBody();
+    const digest = md5.digest();
+    verifyContentMd5(expectedMd5, digest);
+    let checksum: Ingested['checksum'];
+    if (algorithm && hasher) {
+      const value = hasher.digest().toString('base64');
+      let expected = opts.declared?.value;
+      if (opts.declared?.trailer) {
+        const name = `x-amz-checksum-${algorithm.toLowerCase()}`;
+        expected = (body as Partial<ChunkedBody>).trailers?.[name];
+        if (expected === undefined) throw s3Errors.invalidRequest(`The ${name} trailing header was not found in the request.`);
+      }
+      verifyChecksum(algorithm, expected, value);
+      checksum = { algorithm, value };
+    }
+    return { written, md5: digest, etag: `"${digest.toString('hex')}"`, checksum };
+  } catch (err) {
+    if (written.blob) ctx.rt.blobs.discard(written.blob);
+    throw err;
+  }
+}
+
+/** The `blob_ids` column for a written body (null when inline). */
+export function segmentsOf(written: WrittenBody): string | null {
+  return written.blob ? JSON.stringify([{ id: written.blob.id, size: written.blob.size }]) : null;
+}
