@@ -78,7 +78,7 @@ export function validateConditions(doc: TemplateDoc): void {
   const visit = (name: string, path: string[]): void => {
     if (state.get(name) === 2) return;
     if (state.get(name) === 1) {
-      throw templateError(`Found circular condition dependency: ${bracketList(path.slice(path.indexOf(name)))}`);
+      throw templateError(`Found circular condition dependency: ${bracketList(path.slice(path.indexOf(name), -1))}`);
     }
     state.set(name, 1);
     for (const dep of conditionReferences((conditions as Record<string, unknown>)[name])) visit(dep, [...path, dep]);
