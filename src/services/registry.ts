@@ -40,6 +40,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
     id: 'cloudformation',
     signingName: 'cloudformation',
     load: async () => (await import('./cloudformation/routes.js')).routes,
+    onStart: async (rt) => (await import('./cloudformation/recovery.js')).onStart(rt),
   },
   { id: 'sts', signingName: 'sts', load: async () => (await import('./sts/routes.js')).routes },
   { id: 'ssm', signingName: 'ssm', load: async () => (await import('./ssm/routes.js')).routes },

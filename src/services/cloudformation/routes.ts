@@ -5,9 +5,36 @@
 import { serviceModel } from '../../model/service-model.js';
 import { queryCodec } from '../../wire/query.js';
 import type { Handler, ServiceRoutes } from '../registry.js';
+import * as p from './provider.js';
 
 const codec = queryCodec(() => serviceModel('cloudformation'));
 
-const handlers: Partial<Record<string, Handler>> = {};
+const handlers: Partial<Record<string, Handler>> = {
+  CreateStack: p.createStack,
+  UpdateStack: p.updateStack,
+  DeleteStack: p.deleteStack,
+  DescribeStacks: p.describeStacks,
+  ListStacks: p.listStacks,
+  DescribeStackEvents: p.describeStackEvents,
+  DescribeStackResource: p.describeStackResource,
+  DescribeStackResources: p.describeStackResources,
+  ListStackResources: p.listStackResources,
+  GetTemplate: p.getTemplate,
+  GetTemplateSummary: p.getTemplateSummary,
+  ValidateTemplate: p.validateTemplate,
+  CreateChangeSet: p.createChangeSet,
+  DescribeChangeSet: p.describeChangeSet,
+  ExecuteChangeSet: p.executeChangeSet,
+  DeleteChangeSet: p.deleteChangeSet,
+  ListChangeSets: p.listChangeSets,
+  ListExports: p.listExports,
+  ListImports: p.listImports,
+  UpdateTerminationProtection: p.updateTerminationProtection,
+  CancelUpdateStack: p.cancelUpdateStack,
+  ContinueUpdateRollback: p.continueUpdateRollback,
+  RollbackStack: p.rollbackStack,
+  SetStackPolicy: p.setStackPolicy,
+  GetStackPolicy: p.getStackPolicy,
+};
 
 export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalFailure' };

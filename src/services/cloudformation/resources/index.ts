@@ -8,12 +8,13 @@
 import { resourceType } from '../spec.js';
 import type { ResourceProvider } from './types.js';
 import { cdkMetadata } from './cdk-metadata.js';
+import { cloudformationStack } from './cloudformation-stack.js';
 import { ssmParameter } from './ssm-parameter.js';
 import { storedProvider, storedReason } from './stored.js';
 import { waitCondition, waitConditionHandle } from './wait-condition.js';
 
 const PROVIDERS: Record<string, ResourceProvider> = Object.fromEntries(
-  [cdkMetadata, ssmParameter, waitConditionHandle, waitCondition].map((p) => [p.type, p]),
+  [cdkMetadata, cloudformationStack, ssmParameter, waitConditionHandle, waitCondition].map((p) => [p.type, p]),
 );
 
 export interface ProviderLookup {

@@ -1,0 +1,365 @@
+/**
+ * The forward pass of a create or an update: every resource of the prepared template in
+ * dependency order, independent ones concurrently. Each resource is created, left alone, updated
+ * in place or replaced (the new one created first; the old one deleted later, in cleanup), with
+ * AWS's events and reasons (reference §3.5). When everything succeeded the outputs are evaluated,
+ * exports checked, and the result committed in one transaction; then the update's cleanup phase
+ * deletes replaced and removed resources. A failure hands over to rollback unless rollback is
+ * disabled.
+ */
+import type { PreparedResource, ResolveScope } from '../template/types.js';
+import { resourceType } from '../spec.js';
+import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from '../state.js';
+import { deleteInOrder, type DeleteItem } from './deletion.js';
+import {
+  loadResources,
+  resourceEvent,
+  setStackStatus,
+  target,
+  stateOf,
+  writeResource,
+  type LoadedResource,
+  type Op,
+} from './operation.js';
+import { planResource, sameValue } from './plan.js';
+import { createResource, failureReason, ResourceError, storedReason, updateResource } from './resource-calls.js';
+import { runGraph } from './graph.js';
+import { rollbackCreate, rollbackUpdate } from './rollback.js';
+import { checkExports, commitExports } from './exports.js';
+import * as T from './template-port.js';
+
+export interface Deployment extends T.Prepared {
+  template: string;
+  description: string | null;
+  /** The stack's new settings (outputs are filled in at commit). */
+  data: StackData;
+}
+
+export const REPLACEMENT_REASON = 'Requested update requires the creation of a new physical resource; hence creating one.';
+export const CREATION_INITIATED = 'Resource creation Initiated';
+
+/** Stacks whose running update was asked to stop (CancelUpdateStack). */
+const cancelled = new Set<string>();
+
+export function requestCancel(stackId: string): void {
+  cancelled.add(stackId);
+}
+
+function versionFor(decl: PreparedResource, props: Record<string, unknown>): ResourceVersion {
+  return {
+    type: decl.type,
+    props,
+    attributes: {},
+    deletionPolicy: decl.deletionPolicy,
+    updateReplacePolicy: decl.updateReplacePolicy,
+    ...(decl.metadata !== undefined ? { metadata: decl.metadata } : {}),
+    declaration: decl.declaration as unknown as Record<string, unknown>,
+    dependsOn: decl.dependsOn,
+  };
+}
+
+/** A replacement that would need two resources with one user-given name at once (AWS refuses it). */
+function customNameConflict(type: string, before: Record<string, unknown>, after: Record<string, unknown>): string | undefined {
+  const info = resourceType(type);
+  if (!info) return undefined;
+  for (const [name, p] of Object.entries(info.p)) {
+    if (p.c !== 'yes' || !/Name$/.test(name)) continue;
+    const v = after[name];
+    if (typeof v === 'string' && v !== '' && sameValue(before[name], v)) return v;
+  }
+  return undefined;
+}
+
+interface RunState {
+  op: Op;
+  d: Deployment;
+  existing: Map<string, LoadedResource>;
+  live: Map<string, ResourceVersion>;
+  scope: ResolveScope;
+  oldParameters: StoredParameter[];
+  created: Set<string>;
+}
+
+function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
+  return {
+    ref(id) {
+      const v = live.get(id);
+      if (!v || v.physicalId === undefined) throw new ResourceError(`Resource ${id} is not available`);
+      return v.ref ?? v.physicalId;
+    },
+    getAtt(id, attr) {
+      const v = live.get(id);
+      if (!v || v.physicalId === undefined) throw new ResourceError(`Resource ${id} is not available`);
+      const value = v.attributes[attr];
+      if (value === undefined) {
+        throw new ResourceError(`Template error: resource ${id} does not support attribute type ${attr} in Fn::GetAtt`);
+      }
+      return value;
+    },
+  };
+}
+
+async function createOne(s: RunState, decl: PreparedResource, props: Record<string, unknown>, replacing?: ResourceVersion): Promise<void> {
+  const { op } = s;
+  const id = decl.logicalId;
+  const version = versionFor(decl, props);
+  if (!replacing) {
+    s.created.add(id);
+    writeResource(op, {
+      logicalId: id,
+      type: decl.type,
+      status: 'CREATE_IN_PROGRESS',
+      version,
+      pending: { action: 'created' },
+      eventPhysicalId: '',
+      eventProperties: props,
+    });
+  }
+  const { state, stored } = await createResource(target(op, id, decl.type), props);
+  const done: ResourceVersion = {
+    ...version,
+    physicalId: state.physicalId,
+    attributes: state.attributes,
+    ...(state.ref !== undefined ? { ref: state.ref } : {}),
+    ...(stored ? { stored: true } : {}),
+  };
+  s.live.set(id, done);
+  const progress = replacing ? 'UPDATE_IN_PROGRESS' : 'CREATE_IN_PROGRESS';
+  const complete = replacing ? 'UPDATE_COMPLETE' : 'CREATE_COMPLETE';
+  op.repo.tx(() => {
+    resourceEvent(op, {
+      logicalId: id,
+      physicalId: state.physicalId,
+      type: decl.type,
+      status: progress,
+      reason: CREATION_INITIATED,
+      properties: props,
+    });
+    writeResource(op, { logicalId: id, type: decl.type, status: complete, reason: stored ? storedReason(decl.type) : null, version: done });
+  });
+}
+
+async function deployOne(s: RunState, id: string): Promise<void> {
+  const { op, d } = s;
+  if (cancelled.has(op.stackId)) throw new ResourceError('Resource update cancelled');
+  const decl = d.prepared.resources[id]!;
+  const current = s.existing.get(id);
+  const cur = current && current.version.physicalId !== undefined && !current.row.status.startsWith('DELETE_') ? current.version : undefined;
+  const props = (T.resolve(decl.properties ?? {}, s.scope, d.rctx) ?? {}) as Record<string, unknown>;
+  if (!cur) return createOne(s, decl, props);
+
+  const plan = planResource({ resource: decl, props, current: cur, oldParameters: s.oldParameters, newParameters: d.data.parameters });
+  const next = versionFor(decl, props);
+  if (plan.action === 'None') {
+    const kept: ResourceVersion = { ...cur, declaration: next.declaration, dependsOn: next.dependsOn, metadata: next.metadata };
+    s.live.set(id, kept);
+    if (!sameValue(cur.dependsOn, next.dependsOn) || !sameValue(cur.declaration, next.declaration)) {
+      writeResource(op, { logicalId: id, type: cur.type, status: current!.row.status, reason: current!.row.status_reason, version: kept, silent: true });
+    }
+    return;
+  }
+  if (plan.typeChanged || plan.replacement === 'True') {
+    const name = plan.typeChanged ? undefined : customNameConflict(decl.type, cur.props, props);
+    if (name !== undefined) {
+      throw new ResourceError(
+        `CloudFormation cannot update a stack when a custom-named resource requires replacing. Rename ${name} and update the stack again.`,
+      );
+    }
+    writeResource(op, {
+      logicalId: id,
+      type: decl.type,
+      status: 'UPDATE_IN_PROGRESS',
+      reason: REPLACEMENT_REASON,
+      version: cur,
+      pending: { action: 'replaced', prior: cur },
+      eventProperties: props,
+    });
+    return createOne(s, decl, props, cur);
+  }
+  writeResource(op, {
+    logicalId: id,
+    type: decl.type,
+    status: 'UPDATE_IN_PROGRESS',
+    version: cur,
+    pending: { action: 'updated', prior: cur },
+    eventProperties: props,
+  });
+  const propsChanged = plan.changes.some((c) => c.attribute === 'Properties' || c.attribute === 'Tags');
+  let state = stateOf(cur);
+  if (propsChanged) state = await updateResource(target(op, id, decl.type), props, { props: cur.props, state });
+  const done: ResourceVersion = {
+    ...next,
+    physicalId: state.physicalId,
+    attributes: state.attributes,
+    ...(state.ref !== undefined ? { ref: state.ref } : {}),
+    ...(cur.stored ? { stored: true } : {}),
+  };
+  s.live.set(id, done);
+  writeResource(op, {
+    logicalId: id,
+    type: decl.type,
+    status: 'UPDATE_COMPLETE',
+    reason: cur.stored ? storedReason(decl.type) : null,
+    version: done,
+  });
+}
+
+function failedStatus(s: RunState, id: string): string {
+  const current = s.existing.get(id);
+  const existed = current && current.version.physicalId !== undefined && !current.row.status.startsWith('DELETE_');
+  return existed ? 'UPDATE_FAILED' : 'CREATE_FAILED';
+}
+
+/** Runs a create (`kind` CREATE) or an update of the stack to `d`. */
+export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE', oldParameters: StoredParameter[] = []): Promise<void> {
+  cancelled.delete(op.stackId);
+  const existing = loadResources(op);
+  const live = new Map<string, ResourceVersion>();
+  for (const [id, r] of existing) {
+    if (r.version.physicalId !== undefined && !r.row.status.startsWith('DELETE_')) live.set(id, r.version);
+  }
+  const s: RunState = { op, d, existing, live, scope: liveScope(live), oldParameters, created: new Set() };
+  const ids = d.prepared.order.filter((id) => d.prepared.resources[id] !== undefined);
+  const failed: string[] = [];
+  await runGraph(
+    ids,
+    (id) => d.prepared.resources[id]!.dependsOn,
+    async (id) => {
+      try {
+        await deployOne(s, id);
+        return true;
+      } catch (err) {
+        const decl = d.prepared.resources[id]!;
+        const status = failedStatus(s, id);
+        const hasRow = op.repo.getResource(op.stackId, id) !== undefined;
+        if (status === 'CREATE_FAILED') s.created.add(id);
+        writeResource(op, {
+          logicalId: id,
+          type: decl.type,
+          status,
+          reason: failureReason(err),
+          ...(hasRow ? {} : { version: versionFor(decl, {}), pending: { action: 'created' as const } }),
+        });
+        failed.push(id);
+        return false;
+      }
+    },
+    { stopOnFailure: true },
+  );
+  const wasCancelled = cancelled.delete(op.stackId);
+
+  let stackReason: string | undefined;
+  let outputs: StoredOutput[] = [];
+  if (failed.length === 0) {
+    try {
+      outputs = T.outputs(d, s.scope);
+      checkExports(op, outputs);
+    } catch (err) {
+      stackReason = failureReason(err);
+    }
+  }
+  if (failed.length > 0 || stackReason !== undefined) {
+    if (stackReason === undefined) {
+      const creates = failed.filter((id) => s.created.has(id) || !existing.has(id));
+      const verb = kind === 'CREATE' || creates.length === failed.length ? 'create' : 'update';
+      stackReason = wasCancelled ? 'Resource update cancelled' : `The following resource(s) failed to ${verb}: [${failed.join(', ')}]. `;
+    }
+    return handleFailure(op, kind, stackReason);
+  }
+  commit(op, d, kind, outputs, existing);
+  if (kind === 'UPDATE') await runCleanup(op);
+}
+
+function handleFailure(op: Op, kind: 'CREATE' | 'UPDATE', reason: string): Promise<void> | void {
+  if (kind === 'CREATE') {
+    if (op.journal.deleteOnFailure) return rollbackCreate(op, `${reason.trimEnd()} Delete requested by user.`, { thenDelete: true });
+    if (op.journal.disableRollback) {
+      setStackStatus(op, 'CREATE_FAILED', reason);
+      return;
+    }
+    return rollbackCreate(op, reason.endsWith('. ') ? `${reason}Rollback requested by user.` : reason);
+  }
+  if (op.journal.disableRollback) {
+    setStackStatus(op, 'UPDATE_FAILED', reason);
+    return;
+  }
+  return rollbackUpdate(op, reason);
+}
+
+function commit(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE', outputs: StoredOutput[], existing: Map<string, LoadedResource>): void {
+  const now = Date.now();
+  op.repo.tx(() => {
+    const data: StackData = { ...d.data, outputs, imports: d.prepared.imports };
+    commitExports(op, outputs, d.prepared.imports);
+    for (const [id, r] of existing) {
+      if (d.prepared.resources[id] === undefined && !r.row.status.startsWith('DELETE_')) {
+        op.repo.updateResource(op.stackId, id, { pending: JSON.stringify({ action: 'remove' }) });
+      } else if (d.prepared.resources[id] === undefined) {
+        op.repo.deleteResource(op.stackId, id);
+      }
+    }
+    if (kind === 'CREATE') {
+      for (const r of op.repo.listResources(op.stackId)) {
+        if (r.pending) op.repo.updateResource(op.stackId, r.logical_id, { pending: null });
+      }
+      op.events.stack('CREATE_COMPLETE');
+      op.repo.updateStack(op.stackId, {
+        status: 'CREATE_COMPLETE',
+        status_reason: null,
+        data: JSON.stringify(data),
+        template: d.template,
+        description: d.description,
+        op: null,
+      });
+    } else {
+      op.events.stack('UPDATE_COMPLETE_CLEANUP_IN_PROGRESS');
+      op.repo.updateStack(op.stackId, {
+        status: 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS',
+        status_reason: null,
+        data: JSON.stringify(data),
+        template: d.template,
+        description: d.description,
+        updated_at: now,
+      });
+    }
+  });
+}
+
+/** The update's cleanup phase: delete old halves of replacements and removed resources, then UPDATE_COMPLETE. */
+export async function runCleanup(op: Op): Promise<void> {
+  const items: DeleteItem[] = [];
+  for (const [id, r] of loadResources(op)) {
+    const p = r.pending;
+    if (p?.action === 'replaced' && p.prior && p.prior.physicalId !== r.version.physicalId) {
+      const prior = p.prior;
+      items.push({
+        key: `${id}#old`,
+        logicalId: id,
+        version: prior,
+        policy: prior.updateReplacePolicy === 'Retain' ? 'Retain' : prior.updateReplacePolicy === 'Snapshot' ? 'Snapshot' : 'Delete',
+        settle: (status, reason) =>
+          op.repo.tx(() => {
+            resourceEvent(op, { logicalId: id, physicalId: prior.physicalId, type: prior.type, status, reason });
+            op.repo.updateResource(op.stackId, id, { pending: null });
+          }),
+      });
+    } else if (p?.action === 'remove') {
+      const v = r.version;
+      items.push({
+        key: id,
+        logicalId: id,
+        version: v,
+        policy: v.deletionPolicy === 'Retain' || v.deletionPolicy === 'RetainExceptOnCreate' ? 'Retain' : v.deletionPolicy === 'Snapshot' ? 'Snapshot' : 'Delete',
+        settle: (status, reason) =>
+          op.repo.tx(() => {
+            resourceEvent(op, { logicalId: id, physicalId: v.physicalId, type: v.type, status, reason });
+            op.repo.deleteResource(op.stackId, id);
+          }),
+      });
+    } else if (p) {
+      op.repo.updateResource(op.stackId, id, { pending: null });
+    }
+  }
+  await deleteInOrder(op, items);
+  setStackStatus(op, 'UPDATE_COMPLETE', null, { op: null });
+}

@@ -1,0 +1,27 @@
+/**
+ * The CloudFormation provider: every action as a plain typed function `(ctx, input) → output`,
+ * gathered from the modules that implement them (stacks, change sets, reads, templates, exports).
+ */
+export {
+  createStack,
+  updateStack,
+  deleteStack,
+  updateTerminationProtection,
+  cancelUpdateStack,
+  continueUpdateRollback,
+  rollbackStack,
+  setStackPolicy,
+  getStackPolicy,
+} from './stacks.js';
+export {
+  describeStacks,
+  listStacks,
+  describeStackEvents,
+  describeStackResource,
+  describeStackResources,
+  listStackResources,
+  getTemplate,
+} from './describe.js';
+export { createChangeSet, describeChangeSet, executeChangeSet, deleteChangeSet, listChangeSets } from './change-sets.js';
+export { getTemplateSummary, validateTemplate } from './template-api.js';
+export { listExports, listImports } from './exports.js';
