@@ -350,6 +350,9 @@ describe('GetTableMetadataLocation and UpdateTableMetadataLocation', () => {
     const second = await s3t.send(new UpdateTableMetadataLocationCommand({ ...key, versionToken: upd.versionToken, metadataLocation: gz }));
     expect(second.versionToken).not.toBe(upd.versionToken);
     expect((await s3t.send(new GetTableMetadataLocationCommand(key))).metadataLocation).toBe(gz);
+    const missing = await expectError(s3t.send(new GetTableMetadataLocationCommand({ ...key, name: 'absent' })), 'NotFoundException', 404);
+    expect(missing.message).toBe('The specified table does not exist.');
+    await expectError(s3t.send(new GetTableMetadataLocationCommand({ ...key, name: 'Bad' })), 'BadRequestException', 400);
   });
 
   it('validates input (400) before the compare-and-swap (409), and changes nothing on failure', async () => {
