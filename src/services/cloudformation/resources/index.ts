@@ -9,12 +9,26 @@ import { resourceType } from '../spec.js';
 import type { ResourceProvider } from './types.js';
 import { cdkMetadata } from './cdk-metadata.js';
 import { cloudformationStack } from './cloudformation-stack.js';
+import { namespace, tableBucket } from './s3tables-bucket.js';
+import { tableBucketPolicy, tablePolicy } from './s3tables-policy.js';
+import { table } from './s3tables-table.js';
 import { ssmParameter } from './ssm-parameter.js';
 import { storedProvider, storedReason } from './stored.js';
 import { waitCondition, waitConditionHandle } from './wait-condition.js';
 
 const PROVIDERS: Record<string, ResourceProvider> = Object.fromEntries(
-  [cdkMetadata, cloudformationStack, ssmParameter, waitConditionHandle, waitCondition].map((p) => [p.type, p]),
+  [
+    cdkMetadata,
+    cloudformationStack,
+    tableBucket,
+    namespace,
+    table,
+    tableBucketPolicy,
+    tablePolicy,
+    ssmParameter,
+    waitConditionHandle,
+    waitCondition,
+  ].map((p) => [p.type, p]),
 );
 
 export interface ProviderLookup {
