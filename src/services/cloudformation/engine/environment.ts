@@ -8,21 +8,11 @@ import type { Ctx } from '../../../server/runtime.js';
 import type { PrepareEnvironment, PseudoParameters } from '../template/types.js';
 import { cfnRepo } from '../state.js';
 
-interface SsmModule {
-  getParameter(ctx: Ctx, input: { Name: string; WithDecryption?: boolean }): { Parameter?: { Value?: string } };
-}
+let ssm: typeof import('../../ssm/provider.js') | undefined;
 
-let ssm: SsmModule | null | undefined;
-
-/** Loads the SSM provider once (it may not exist in a build without SSM: then nothing resolves). */
+/** Loads the SSM provider once, on the first operation (SSM-typed parameters read through it). */
 export async function loadSsm(): Promise<void> {
-  if (ssm !== undefined) return;
-  const path = '../../ssm/provider.js';
-  try {
-    ssm = (await import(path)) as SsmModule;
-  } catch {
-    ssm = null;
-  }
+  ssm ??= await import('../../ssm/provider.js');
 }
 
 /** AZ letters per region, as AWS exposes them to a typical account (us-east-1 has six). */
