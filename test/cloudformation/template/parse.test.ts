@@ -37,6 +37,10 @@ describe('YAML scalars', () => {
     expect(doc.F).toBe(31);
     expect(doc.G).toBeNull();
   });
+  it('reads YAML 1.1 integers: no leading zeros, octal, no precision loss', () => {
+    const doc = parseTemplate('A: 012345678901\nB: 123456789012\nC: 0755\nD: 1_000\nE: 12345678901234567890\nF: -0\nG: 1.50\n');
+    expect(doc).toEqual({ A: '012345678901', B: 123456789012, C: 493, D: 1000, E: '12345678901234567890', F: -0, G: 1.5 });
+  });
   it('does not merge keys', () => {
     expect(parseTemplate('A:\n  "<<": {b: 1}\n').A).toEqual({ '<<': { b: 1 } });
   });

@@ -80,6 +80,16 @@ describe('resources', () => {
     );
     expectError(v({ Resources: { A: { Type: 'AWS::SQS::Queue', Properties: { QueueName: { 'Fn::Sub': '${A}' } } } } }), 'Circular dependency between resources: [A]');
   });
+  it('leaves references inside Fn::If to the evaluated conditions (no false cycles)', () => {
+    validateTemplate({
+      Parameters: { Flip: { Type: 'String', Default: 'a' } },
+      Conditions: { A: { 'Fn::Equals': [{ Ref: 'Flip' }, 'a'] }, B: { 'Fn::Not': [{ Condition: 'A' }] } },
+      Resources: {
+        X: { Type: 'AWS::SQS::Queue', Properties: { QueueName: { 'Fn::If': ['A', { Ref: 'Y' }, 'x'] } } },
+        Y: { Type: 'AWS::SQS::Queue', Properties: { QueueName: { 'Fn::If': ['B', { Ref: 'X' }, 'y'] } } },
+      },
+    });
+  });
   it('checks DependsOn, Condition and the policies', () => {
     expectError(v({ Resources: { A: { Type: 'AWS::SQS::Queue', DependsOn: [{ Ref: 'B' }] } } }), 'Template format error: Every DependsOn value must be a string.');
     expectError(v({ Resources: { A: { Type: 'AWS::SQS::Queue', Condition: 'Nope' } } }), 'Template format error: Condition Nope is not defined.');

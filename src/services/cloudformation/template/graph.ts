@@ -12,7 +12,8 @@ import { intrinsicName, isObject } from './values.js';
 /**
  * Logical ids (and parameter or pseudo names — callers filter) referenced by `value`. With
  * `conditions`, only the branch of each Fn::If that is taken counts (AWS orders resources by
- * live references only); without, both branches do.
+ * live references only; an Fn::If on a condition missing from `conditions` counts neither);
+ * without, both branches do.
  */
 export function referencedIds(value: unknown, conditions?: Record<string, boolean>, out = new Set<string>()): Set<string> {
   const stack: unknown[] = [value];
@@ -51,8 +52,9 @@ export function referencedIds(value: unknown, conditions?: Record<string, boolea
         out.add(p.variable.split('.')[0]!);
       }
       stack.push(...Object.values(args.vars));
-    } else if (name === 'Fn::If' && conditions && Array.isArray(arg) && typeof arg[0] === 'string' && arg[0] in conditions) {
-      stack.push(conditions[arg[0]] ? arg[1] : arg[2]);
+    } else if (name === 'Fn::If' && conditions && Array.isArray(arg)) {
+      // A condition not in `conditions` is not known yet: neither branch counts.
+      if (typeof arg[0] === 'string' && arg[0] in conditions) stack.push(conditions[arg[0]] ? arg[1] : arg[2]);
     } else {
       for (const x of Object.values(v)) stack.push(x);
     }

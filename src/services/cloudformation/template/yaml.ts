@@ -107,6 +107,21 @@ const boolTags: ScalarTag[] = [
   { tag: 'tag:yaml.org,2002:bool', default: true, test: /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/, resolve: () => false },
 ];
 
+/**
+ * YAML 1.1 decimal integers: `0` or no leading zero (`012345678901`, an account id, is not an
+ * integer in YAML 1.1 and stays text — the `yaml` package would read 12345678901). Integers too
+ * large for a double stay text so no digit is lost.
+ */
+const decimalInt: ScalarTag = {
+  tag: 'tag:yaml.org,2002:int',
+  default: true,
+  test: /^[-+]?(?:0|[1-9][0-9_]*)$/,
+  resolve(source: string) {
+    const n = Number(source.replace(/_/g, ''));
+    return Number.isSafeInteger(n) ? n : source;
+  },
+};
+
 const CFN_TAGS = cfnTags();
 
 function customTags(defaults: Tags): Tags {
@@ -115,9 +130,10 @@ function customTags(defaults: Tags): Tags {
     if (REFUSED_TAGS.has(tag)) return false;
     // YAML 1.1 sexagesimal numbers (`1:30` → 90) come with the timestamp module; templates write
     // times as `12:30` and mean the text, so they stay strings.
-    return !(typeof t === 'object' && (t as { format?: string }).format === 'TIME');
+    if (typeof t === 'object' && (t as { format?: string }).format === 'TIME') return false;
+    return !(typeof t === 'object' && tag === 'tag:yaml.org,2002:int' && !(t as { format?: string }).format);
   });
-  return [...kept.slice(0, 1), ...boolTags, ...kept.slice(1), ...CFN_TAGS];
+  return [...kept.slice(0, 1), ...boolTags, decimalInt, ...kept.slice(1), ...CFN_TAGS];
 }
 
 const OPTIONS = {
