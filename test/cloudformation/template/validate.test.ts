@@ -11,7 +11,7 @@ const v = (doc: unknown) => () => validateTemplate(doc as TemplateDoc);
 
 describe('sections', () => {
   it('refuses unknown top-level sections', () => {
-    expectError(v({ Resources: { B: bucket }, Outptus: {}, Foo: 1 }), 'Template format error: Invalid template property or properties [Outptus, Foo]');
+    expectError(v({ Resources: { B: bucket }, Outptus: {}, Foo: 1 }), 'Invalid template property or properties [Outptus, Foo]');
   });
   it('refuses other template versions', () => {
     expectError(v({ AWSTemplateFormatVersion: '2010-09-10', Resources: { B: bucket } }), 'Template format error: unsupported value for AWSTemplateFormatVersion.');
@@ -38,7 +38,7 @@ describe('resources', () => {
     expectError(v({ Resources: { B: { Properties: {} } } }), 'Template format error: [/Resources/B] Every Resources object must contain a Type member.');
   });
   it('refuses unknown resource attributes', () => {
-    expectError(v({ Resources: { B: { Type: 'AWS::S3::Bucket', Propertes: {} } } }), "Template format error: Invalid template resource property 'Propertes'");
+    expectError(v({ Resources: { B: { Type: 'AWS::S3::Bucket', Propertes: {} } } }), "Invalid template resource property 'Propertes'");
   });
   it('names unrecognized resource types', () => {
     expectError(v({ Resources: { A: { Type: 'AWS::Foo::Bar' }, B: bucket, C: { Type: 'AWS::S3::Buckett' }, D: { Type: 'AWS::Foo::Bar' } } }), 'Template format error: Unrecognized resource types: [AWS::Foo::Bar, AWS::S3::Buckett]');
@@ -110,7 +110,7 @@ describe('parameters', () => {
   it('requires a Type and known types and keys', () => {
     expectError(v({ Parameters: { P: { Default: 'x' } }, Resources: { B: bucket } }), 'Template format error: Every Parameters object must contain a Type member.');
     expectError(v({ Parameters: { P: { Type: 'Strin' } }, Resources: { B: bucket } }), 'Template format error: Unrecognized parameter type: Strin');
-    expectError(v({ Parameters: { P: { Type: 'String', Defualt: 'x' } }, Resources: { B: bucket } }), "Template format error: Invalid template parameter property 'Defualt'");
+    expectError(v({ Parameters: { P: { Type: 'String', Defualt: 'x' } }, Resources: { B: bucket } }), "Invalid template parameter property 'Defualt'");
     expectError(v({ Parameters: { P: { Type: 'String', Default: ['x'] } }, Resources: { B: bucket } }), 'Template format error: Every Default member must be a string.');
     expectError(v({ Parameters: { 'P-1': { Type: 'String' } }, Resources: { B: bucket } }), 'Template format error: Parameter name P-1 is non alphanumeric.');
   });

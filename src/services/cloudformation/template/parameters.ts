@@ -77,7 +77,7 @@ export function validateParameterDeclarations(doc: TemplateDoc): void {
     if (!LOGICAL_ID.test(name)) throw formatError(`Parameter name ${name} is non alphanumeric.`);
     if (!isObject(decl)) throw formatError('Any Parameters member must be a JSON object.');
     for (const key of Object.keys(decl)) {
-      if (!PARAMETER_KEYS.has(key)) throw formatError(`Invalid template parameter property '${key}'`);
+      if (!PARAMETER_KEYS.has(key)) throw validationError(`Invalid template parameter property '${key}'`);
     }
     if (decl.Type === undefined) throw formatError('Every Parameters object must contain a Type member.');
     if (typeof decl.Type !== 'string' || !parameterKind(decl.Type)) {

@@ -16,6 +16,7 @@ import {
   nullValue,
   templateError,
   unresolvedDependencies,
+  validationError,
 } from './errors.js';
 import { dependencyEdges, dependsOnList, topologicalOrder } from './graph.js';
 import { INTRINSICS, transformNotSupported, unsupportedFunction } from './intrinsics.js';
@@ -74,7 +75,7 @@ function firstNull(value: unknown, path: string): string | undefined {
 /** Checks of the raw document that come before anything else (sections, version, nulls, transforms). */
 export function validateTopLevel(doc: TemplateDoc): void {
   const bad = Object.keys(doc).filter((k) => !SECTIONS.has(k));
-  if (bad.length) throw formatError(`Invalid template property or properties ${bracketList(bad)}`);
+  if (bad.length) throw validationError(`Invalid template property or properties ${bracketList(bad)}`);
   if (doc.AWSTemplateFormatVersion !== undefined && doc.AWSTemplateFormatVersion !== '2010-09-09') {
     throw formatError('unsupported value for AWSTemplateFormatVersion.');
   }
@@ -243,7 +244,7 @@ export function validateStructure(doc: TemplateDoc, le: boolean): void {
       throw formatError(`[/Resources/${id}] Every Resources object must contain a Type member.`);
     }
     for (const key of Object.keys(res)) {
-      if (!RESOURCE_KEYS.has(key)) throw formatError(`Invalid template resource property '${key}'`);
+      if (!RESOURCE_KEYS.has(key)) throw validationError(`Invalid template resource property '${key}'`);
     }
     types[id] = res.Type;
   }
