@@ -9,6 +9,7 @@ import { resourceType } from '../spec.js';
 import type { ResourceProvider } from './types.js';
 import { cdkMetadata } from './cdk-metadata.js';
 import { cloudformationStack } from './cloudformation-stack.js';
+import { s3Bucket, s3BucketPolicy } from './s3-bucket.js';
 import { namespace, tableBucket } from './s3tables-bucket.js';
 import { tableBucketPolicy, tablePolicy } from './s3tables-policy.js';
 import { table } from './s3tables-table.js';
@@ -20,6 +21,8 @@ const PROVIDERS: Record<string, ResourceProvider> = Object.fromEntries(
   [
     cdkMetadata,
     cloudformationStack,
+    s3Bucket,
+    s3BucketPolicy,
     tableBucket,
     namespace,
     table,

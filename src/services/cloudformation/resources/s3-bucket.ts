@@ -1,0 +1,135 @@
+/**
+ * `AWS::S3::Bucket` and `AWS::S3::BucketPolicy` through the S3 provider the API serves. A bucket
+ * is named BucketName or, like CloudFormation, `<stack>-<logicalid>-<random>` lower-cased within
+ * 63 characters; it is created in the stack's region and every configuration property is applied
+ * (s3-bucket-config.ts) — if one fails the new bucket is removed again. Updates apply only the
+ * properties that changed and remove configurations that left the template. Delete refuses a
+ * bucket that still holds objects with S3's BucketNotEmpty ("The bucket you tried to delete is not
+ * empty"), as CloudFormation does; DeletionPolicy Retain is the engine's. Ref is the name; GetAtt
+ * gives Arn, DomainName, RegionalDomainName, DualStackDomainName and WebsiteURL as AWS shapes
+ * them. A bucket policy is stored on the bucket (S3 keeps it, never enforces it — the CDK
+ * bootstrap's deny-non-TLS statement would otherwise block plain-HTTP uploads).
+ */
+import type { Ctx } from '../../../server/runtime.js';
+import * as s3 from '../../s3/provider.js';
+import { generatedName } from './names.js';
+import { APPLIERS } from './s3-bucket-config.js';
+import { same } from './s3tables-common.js';
+import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from './types.js';
+import { bool, str, validateProperties } from './validation.js';
+
+/** Regions whose website endpoint is `s3-website-<region>` (the rest use `s3-website.<region>`). */
+const DASH_WEBSITE_REGIONS = new Set([
+  'us-east-1', 'us-west-1', 'us-west-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-northeast-1', 'eu-west-1', 'sa-east-1', 'us-gov-west-1',
+]);
+
+function domainSuffix(ctx: Ctx): string {
+  return ctx.partition === 'aws-cn' ? 'amazonaws.com.cn' : 'amazonaws.com';
+}
+
+function bucketState(rc: ResourceContext, name: string, props: ResolvedProperties): ResourceState {
+  const { ctx } = rc;
+  const region = ctx.region;
+  const suffix = domainSuffix(ctx);
+  const website = DASH_WEBSITE_REGIONS.has(region) ? `s3-website-${region}` : `s3-website.${region}`;
+  const attributes: Record<string, unknown> = {
+    Arn: `arn:${ctx.partition}:s3:::${name}`,
+    DomainName: `${name}.s3.${suffix}`,
+    RegionalDomainName: `${name}.s3.${region}.${suffix}`,
+    DualStackDomainName: `${name}.s3.dualstack.${region}.${suffix}`,
+    WebsiteURL: `http://${name}.${website}.${suffix}`,
+  };
+  const meta = props.MetadataTableConfiguration as { S3TablesDestination?: { TableBucketArn?: string; TableName?: string } } | undefined;
+  if (meta?.S3TablesDestination) {
+    attributes['MetadataTableConfiguration.S3TablesDestination.TableNamespace'] = 'aws_s3_metadata';
+    attributes['MetadataTableConfiguration.S3TablesDestination.TableArn'] =
+      `${meta.S3TablesDestination.TableBucketArn}/table/${meta.S3TablesDestination.TableName}`;
+  }
+  return { physicalId: name, attributes };
+}
+
+function bucketName(rc: ResourceContext, props: ResolvedProperties): string {
+  return str(props.BucketName) ?? generatedName(rc, { max: 63, lower: true, suffix: 12 });
+}
+
+function isCode(err: unknown, ...codes: string[]): boolean {
+  return codes.includes((err as { code?: string }).code ?? '');
+}
+
+export const s3Bucket: ResourceProvider = {
+  type: 'AWS::S3::Bucket',
+
+  async create(rc, props) {
+    validateProperties(rc.logicalId, rc.resourceType, props);
+    const { ctx } = rc;
+    const name = bucketName(rc, props);
+    // us-east-1 answers 200 to CreateBucket for a bucket you already own; a stack must not adopt it.
+    if (s3.repo(ctx).getBucket(name)) throw new ResourceFailure(`${name} already exists`);
+    s3.createBucket(
+      ctx,
+      { Bucket: name, ObjectLockEnabledForBucket: bool(props.ObjectLockEnabled) },
+      { internal: true },
+    );
+    try {
+      for (const [property, applier] of APPLIERS) {
+        if (props[property] !== undefined) applier.put(ctx, name, props[property]);
+      }
+    } catch (err) {
+      try {
+        s3.deleteBucket(ctx, { Bucket: name });
+      } catch {
+        // best effort: the original failure is what the stack reports
+      }
+      throw err;
+    }
+    return bucketState(rc, name, props);
+  },
+
+  async update(rc, props, previous) {
+    validateProperties(rc.logicalId, rc.resourceType, props);
+    const name = previous.state.physicalId;
+    for (const [property, applier] of APPLIERS) {
+      if (same(previous.props[property], props[property])) continue;
+      if (props[property] !== undefined) applier.put(rc.ctx, name, props[property]);
+      else applier.remove?.(rc.ctx, name);
+    }
+    return bucketState(rc, name, props);
+  },
+
+  async delete(rc, _props, state) {
+    try {
+      s3.deleteBucket(rc.ctx, { Bucket: state.physicalId });
+    } catch (err) {
+      if (!isCode(err, 'NoSuchBucket')) throw err;
+    }
+  },
+};
+
+function policyText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+export const s3BucketPolicy: ResourceProvider = {
+  type: 'AWS::S3::BucketPolicy',
+
+  async create(rc, props) {
+    validateProperties(rc.logicalId, rc.resourceType, props);
+    const bucket = str(props.Bucket)!;
+    s3.putBucketPolicy(rc.ctx, { Bucket: bucket, Policy: policyText(props.PolicyDocument) });
+    return { physicalId: bucket, attributes: {} };
+  },
+
+  async update(rc, props, previous) {
+    validateProperties(rc.logicalId, rc.resourceType, props);
+    s3.putBucketPolicy(rc.ctx, { Bucket: previous.state.physicalId, Policy: policyText(props.PolicyDocument) });
+    return previous.state;
+  },
+
+  async delete(rc, _props, state) {
+    try {
+      s3.deleteBucketPolicy(rc.ctx, { Bucket: state.physicalId });
+    } catch (err) {
+      if (!isCode(err, 'NoSuchBucket')) throw err;
+    }
+  },
+};
