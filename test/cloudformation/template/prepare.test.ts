@@ -178,7 +178,7 @@ describe('mappings, policies, imports, outputs', () => {
 });
 
 describe('AWS::LanguageExtensions', () => {
-  const doc: TemplateDoc = {
+  const doc = {
     Transform: 'AWS::LanguageExtensions',
     Parameters: {
       Names: { Type: 'CommaDelimitedList', Default: 'alpha,beta' },
@@ -218,7 +218,7 @@ describe('AWS::LanguageExtensions', () => {
     Outputs: {
       'Fn::ForEach::Outs': ['Name', { Ref: 'Names' }, { 'Out${Name}': { Value: { 'Fn::GetAtt': [{ 'Fn::Sub': 'Queue${Name}' }, 'Arn'] } } }],
     },
-  };
+  } as unknown as TemplateDoc;
   it('expands loops (nested, &{} keys) and folds what is known before provisioning', () => {
     const p = prepareTemplate(doc, [], env);
     expect(p.processed.Transform).toBeUndefined();
@@ -248,11 +248,11 @@ describe('AWS::LanguageExtensions', () => {
     const { Transform: _t, ...plain } = doc;
     expectError(() => prepareTemplate({ ...plain, Conditions: { IsProd: { 'Fn::Equals': ['a', 'a'] } }, Outputs: {} }, [], env), /^Template format error: Resource name Fn::ForEach::Queues is non alphanumeric\.$/);
     expectError(
-      () => prepareTemplate({ Transform: 'AWS::LanguageExtensions', Resources: { 'Fn::ForEach::X': ['N', ['a'], { Static: { Type: 'AWS::SQS::Queue' } }] } }, [], env),
+      () => prepareTemplate({ Transform: 'AWS::LanguageExtensions', Resources: { 'Fn::ForEach::X': ['N', ['a'], { Static: { Type: 'AWS::SQS::Queue' } }] } } as unknown as TemplateDoc, [], env),
       'Template format error: Fn::ForEach::X: the key Static must contain ${N} or &{N}',
     );
     expectError(
-      () => prepareTemplate({ Transform: 'AWS::LanguageExtensions', Resources: { 'Fn::ForEach::X': ['N', ['a', 'a'], { 'Q${N}': { Type: 'AWS::SQS::Queue' } }] } }, [], env),
+      () => prepareTemplate({ Transform: 'AWS::LanguageExtensions', Resources: { 'Fn::ForEach::X': ['N', ['a', 'a'], { 'Q${N}': { Type: 'AWS::SQS::Queue' } }] } } as unknown as TemplateDoc, [], env),
       'Template format error: Fn::ForEach::X generates the duplicate key Qa',
     );
   });

@@ -71,7 +71,7 @@ describe('capabilities', () => {
     expect(summary(named).CapabilitiesReason).toBe('The following resource(s) require capabilities: [AWS::IAM::Role]');
   });
   it('transforms need CAPABILITY_AUTO_EXPAND unless through a change set', () => {
-    const le: TemplateDoc = { Transform: 'AWS::LanguageExtensions', Resources: { 'Fn::ForEach::R': ['N', ['A', 'B'], { 'Role${N}': { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: {} } } }] } };
+    const le = { Transform: 'AWS::LanguageExtensions', Resources: { 'Fn::ForEach::R': ['N', ['A', 'B'], { 'Role${N}': { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: {} } } }] } } as unknown as TemplateDoc;
     expect(requiredCapabilities(le).capabilities).toEqual(['CAPABILITY_IAM', 'CAPABILITY_AUTO_EXPAND']);
     expect(requiredCapabilities(le, { viaChangeSet: true }).capabilities).toEqual(['CAPABILITY_IAM']);
     expect(summary(le).DeclaredTransforms).toEqual(['AWS::LanguageExtensions']);
