@@ -221,6 +221,9 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
   const s: RunState = { op, d, existing, live, scope: liveScope(live), oldParameters, created: new Set() };
   const ids = d.prepared.order.filter((id) => d.prepared.resources[id] !== undefined);
   const failed: string[] = [];
+  // Imports are checked before anything is provisioned, as AWS does.
+  const missing = d.prepared.imports.find((name) => !op.repo.getExport(op.ctx.account, op.ctx.region, name));
+  if (missing !== undefined) return handleFailure(op, kind, `No export named ${missing} found. `);
   await runGraph(
     ids,
     (id) => d.prepared.resources[id]!.dependsOn,
