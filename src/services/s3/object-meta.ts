@@ -19,8 +19,8 @@ export interface ObjectMeta {
   contentDisposition?: string;
   contentLanguage?: string;
   cacheControl?: string;
-  /** Expires header, epoch milliseconds. */
-  expires?: number;
+  /** The Expires header as sent (S3 stores it verbatim; the model types it as a string). */
+  expires?: string;
   metadata?: Record<string, string>;
   tags?: S3.Tag[];
   websiteRedirectLocation?: string;
@@ -87,7 +87,7 @@ export function metaFromInput(ctx: Ctx, bucket: string, input: MetaInput): Objec
     contentDisposition: input.ContentDisposition,
     contentLanguage: input.ContentLanguage,
     cacheControl: input.CacheControl,
-    expires: input.Expires ? new Date(input.Expires).getTime() : undefined,
+    expires: input.Expires === undefined ? undefined : String(input.Expires),
     metadata,
     tags: input.Tagging !== undefined ? parseTaggingHeader(input.Tagging) : undefined,
     websiteRedirectLocation: input.WebsiteRedirectLocation,
@@ -138,7 +138,7 @@ export function objectHeaders(row: Omit<ObjectRow, 'inline' | 'blob_ids'>, meta:
   if (meta.contentDisposition !== undefined) out.ContentDisposition = meta.contentDisposition;
   if (meta.contentLanguage !== undefined) out.ContentLanguage = meta.contentLanguage;
   if (meta.cacheControl !== undefined) out.CacheControl = meta.cacheControl;
-  if (meta.expires !== undefined) out.Expires = new Date(meta.expires);
+  if (meta.expires !== undefined) out.Expires = meta.expires as unknown as Date;
   if (meta.metadata) out.Metadata = meta.metadata;
   if (row.storage_class !== 'STANDARD') out.StorageClass = row.storage_class as S3.StorageClass;
   if (meta.websiteRedirectLocation) out.WebsiteRedirectLocation = meta.websiteRedirectLocation;

@@ -158,7 +158,7 @@ function applyOverrides(out: S3.HeadObjectOutput, input: ReadInput): void {
   if (input.ResponseContentDisposition !== undefined) out.ContentDisposition = input.ResponseContentDisposition;
   if (input.ResponseContentEncoding !== undefined) out.ContentEncoding = input.ResponseContentEncoding;
   if (input.ResponseCacheControl !== undefined) out.CacheControl = input.ResponseCacheControl;
-  if (input.ResponseExpires !== undefined) out.Expires = input.ResponseExpires;
+  if (input.ResponseExpires !== undefined) out.Expires = new Date(input.ResponseExpires).toUTCString() as unknown as Date;
 }
 
 export type GetObjectResult = Omit<S3.GetObjectOutput, 'Body'> & { Body: Buffer | Readable };

@@ -175,6 +175,7 @@ const codec: Codec = {
         req = await verifyXmlBody(req, match.operation);
       }
     }
+    req = dropInvalidDates(req);
     const parsed = await inner.parse(req);
     const input = parsed.input as Record<string | symbol, unknown>;
     if (STREAMING.has(parsed.operation)) {
@@ -223,6 +224,18 @@ const codec: Codec = {
     return inner.error(err, requestId, req);
   },
 };
+
+/** S3, like RFC 7232, ignores an If-(Un)Modified-Since that is not a date rather than failing. */
+function dropInvalidDates(req: WireRequest): WireRequest {
+  const a = req.headers['if-modified-since'];
+  const b = req.headers['if-unmodified-since'];
+  const bad = (v: string | undefined) => v !== undefined && Number.isNaN(Date.parse(v));
+  if (!bad(a) && !bad(b)) return req;
+  const headers = { ...req.headers };
+  if (bad(a)) delete headers['if-modified-since'];
+  if (bad(b)) delete headers['if-unmodified-since'];
+  return { ...req, headers };
+}
 
 function hasChecksumHeader(req: WireRequest): boolean {
   for (const h in req.headers) if (h.startsWith('x-amz-checksum-') && h !== 'x-amz-checksum-mode') return true;
