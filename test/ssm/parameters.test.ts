@@ -218,9 +218,15 @@ describe('GetParameters, deletes and tags', () => {
   it('returns found parameters and lists the rest as invalid', async () => {
     await ssm.send(new PutParameterCommand({ Name: '/multi/a', Value: 'A', Type: 'String' }));
     await ssm.send(new PutParameterCommand({ Name: '/multi/b', Value: 'B', Type: 'String' }));
-    const res = await ssm.send(new GetParametersCommand({ Names: ['/multi/a', '/multi/nope', '/multi/b', '/multi/a:7'] }));
-    expect(res.Parameters?.map((p) => p.Value)).toEqual(['A', 'B']);
-    expect(res.InvalidParameters).toEqual(['/multi/nope', '/multi/a:7']);
+    const res = await ssm.send(
+      new GetParametersCommand({ Names: ['/multi/a', '/multi/nope', '/multi/b', '/multi/a:7', 'bad name', '/multi/b:1'] }),
+    );
+    expect(res.Parameters?.map((p) => [p.Value, p.Selector])).toEqual([
+      ['A', undefined],
+      ['B', undefined],
+      ['B', ':1'],
+    ]);
+    expect(res.InvalidParameters).toEqual(['/multi/nope', '/multi/a:7', 'bad name']);
     const tooMany = await failure(ssm.send(new GetParametersCommand({ Names: Array.from({ length: 11 }, (_, i) => `/n${i}`) })));
     expect(tooMany).toMatchObject({ name: 'ValidationException', status: 400 });
   });

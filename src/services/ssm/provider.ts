@@ -14,6 +14,7 @@ import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
 import type { Ctx } from '../../server/runtime.js';
 import { SsmRepo, type ParameterFields, type ParameterRow, type VersionRow } from '../../store/ssm-repo.js';
+import { isAwsError } from '../../wire/errors.js';
 import { callerIdentity } from '../sts/provider.js';
 import { ssmErrors } from './errors.js';
 import { checkReadableName, checkWritableName, invalidLabel, parameterArn, parentOf, parseReference } from './naming.js';
@@ -239,8 +240,9 @@ export function getParameters(ctx: Ctx, input: SSM.GetParametersRequest): SSM.Ge
     try {
       found = resolveReference(ctx, reference);
     } catch (err) {
-      // An unknown version of an existing parameter is reported as invalid, not as an error.
-      if ((err as { code?: string }).code !== 'ParameterVersionNotFound') throw err;
+      // Badly formed names and unknown versions are reported as invalid, not as an error (the
+      // API reference: "parameters that aren't formatted correctly").
+      if (!isAwsError(err)) throw err;
     }
     if (found) parameters.push(toParameter(ctx, found.name, found.fields, input.WithDecryption, found.selector));
     else invalid.push(reference);
