@@ -244,6 +244,13 @@ describe('AWS::LanguageExtensions', () => {
     expect(p.resources.Policy!.updateReplacePolicy).toBe('Delete');
     expect(p.conditions).toEqual({ Isalpha: false, IsProd: false });
   });
+  it('bounds what loops may generate', () => {
+    const items = Array.from({ length: 200 }, (_, i) => `i${i}`);
+    const bomb = { Transform: 'AWS::LanguageExtensions', Resources: { 'Fn::ForEach::A': ['X', items, { 'Fn::ForEach::B': ['Y', items, { 'Q${X}${Y}': { Type: 'AWS::SQS::Queue' } }] }] } } as unknown as TemplateDoc;
+    const t = Date.now();
+    expectError(() => prepareTemplate(bomb, [], env), 'Template format error: Fn::ForEach loops generate more than 10000 keys');
+    expect(Date.now() - t).toBeLessThan(2000);
+  });
   it('refuses ForEach without the transform and malformed loops', () => {
     const { Transform: _t, ...plain } = doc;
     expectError(() => prepareTemplate({ ...plain, Conditions: { IsProd: { 'Fn::Equals': ['a', 'a'] } }, Outputs: {} }, [], env), /^Template format error: Resource name Fn::ForEach::Queues is non alphanumeric\.$/);

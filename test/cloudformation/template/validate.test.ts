@@ -125,6 +125,15 @@ describe('conditions', () => {
   });
 });
 
+describe('long chains', () => {
+  it('evaluates 5,000 chained conditions without recursion limits', () => {
+    const Conditions: Record<string, unknown> = { C0: { 'Fn::Equals': ['a', 'a'] } };
+    for (let i = 1; i < 5000; i++) Conditions[`C${i}`] = { 'Fn::Not': [{ Condition: `C${i - 1}` }] };
+    validateTemplate({ Conditions, Resources: { B: { ...bucket, Condition: 'C4999' } } });
+    expectError(v({ Conditions: { ...Conditions, C0: { Condition: 'C4999' } }, Resources: { B: bucket } }), /^Template error: Found circular condition dependency: \[C0, C1, C2, /);
+  });
+});
+
 describe('mappings', () => {
   it('checks the shape', () => {
     expectError(v({ Mappings: { M: 'x' }, Resources: { B: bucket } }), 'Template format error: Every Mappings member M must be a map');

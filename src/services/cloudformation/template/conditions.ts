@@ -73,33 +73,61 @@ export function validateConditions(doc: TemplateDoc): void {
   if (undefinedConditions.length) {
     throw formatError(`Unresolved condition dependencies ${bracketList(undefinedConditions)} in the Conditions block of the template`);
   }
-  // Circular references between conditions.
-  const state = new Map<string, 1 | 2>();
-  const visit = (name: string, path: string[]): void => {
-    if (state.get(name) === 2) return;
-    if (state.get(name) === 1) {
-      throw templateError(`Found circular condition dependency: ${bracketList(path.slice(path.indexOf(name), -1))}`);
+  conditionOrder(conditions as Record<string, unknown>);
+}
+
+/**
+ * The conditions in evaluation order (those a condition names come first), found iteratively so
+ * a long chain cannot overflow the stack. Throws on circular references.
+ */
+export function conditionOrder(conditions: Record<string, unknown>): string[] {
+  const names = Object.keys(conditions);
+  const deps = new Map(names.map((n) => [n, [...new Set(conditionReferences(conditions[n]))].filter((d) => d in conditions)]));
+  const dependents = new Map<string, string[]>(names.map((n) => [n, []]));
+  const pending = new Map<string, number>();
+  for (const n of names) {
+    pending.set(n, deps.get(n)!.length);
+    for (const d of deps.get(n)!) dependents.get(d)!.push(n);
+  }
+  const ready = names.filter((n) => pending.get(n) === 0);
+  const order: string[] = [];
+  while (ready.length) {
+    const n = ready.pop()!;
+    order.push(n);
+    for (const m of dependents.get(n)!) {
+      const left = pending.get(m)! - 1;
+      pending.set(m, left);
+      if (left === 0) ready.push(m);
     }
-    state.set(name, 1);
-    for (const dep of conditionReferences((conditions as Record<string, unknown>)[name])) visit(dep, [...path, dep]);
-    state.set(name, 2);
-  };
-  for (const name of Object.keys(conditions)) visit(name, [name]);
+  }
+  if (order.length < names.length) {
+    // Peel what merely hangs off a cycle; the rest are its members.
+    const left = new Set(names.filter((n) => pending.get(n)! > 0));
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const n of left) {
+        if (!dependents.get(n)!.some((m) => left.has(m))) {
+          left.delete(n);
+          changed = true;
+        }
+      }
+    }
+    throw templateError(`Found circular condition dependency: ${bracketList(names.filter((n) => left.has(n)))}`);
+  }
+  return order;
 }
 
 /** Evaluates every condition (static checks must have passed). */
 export function evaluateConditions(doc: TemplateDoc, base: Omit<ResolveContext, 'conditions' | 'section'>): Record<string, boolean> {
   const conditions = isObject(doc.Conditions) ? doc.Conditions : {};
   const values: Record<string, boolean> = {};
-  const evaluate = (name: string): boolean => {
-    if (name in values) return values[name]!;
-    const expr = conditions[name];
-    for (const dep of conditionReferences(expr)) if (dep in conditions) evaluate(dep);
-    const v = resolveRaw(expr, STATIC_SCOPE, { ...base, conditions: values, section: 'Conditions' });
-    const b = v === true || v === 'true';
-    values[name] = b;
-    return b;
-  };
-  for (const name of Object.keys(conditions)) evaluate(name);
-  return values;
+  const ctx: ResolveContext = { ...base, conditions: values, section: 'Conditions' };
+  for (const name of conditionOrder(conditions)) {
+    const v = resolveRaw(conditions[name], STATIC_SCOPE, ctx);
+    values[name] = v === true || v === 'true';
+  }
+  // Template order, as the section declares them.
+  const out: Record<string, boolean> = {};
+  for (const name of Object.keys(conditions)) out[name] = values[name]!;
+  return out;
 }
