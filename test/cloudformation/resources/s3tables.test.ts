@@ -253,6 +253,55 @@ describe('AWS::S3Tables::Namespace and Table', () => {
     expect(await status(s3t.send(new GetNamespaceCommand({ tableBucketARN: b.physicalId, namespace: 'sales' })))).toBe('NotFoundException');
   });
 
+  it('maps IcebergSchemaV2 (nested types, identifier fields, format version 3) onto the API input', async () => {
+    const b = await bucket('cfn-v2');
+    await p('Namespace').create(rc('Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'v2' });
+    const address = { type: 'struct', fields: [{ id: 3, name: 'city', type: 'string', required: false }] };
+    const state = await p('Table').create(rc('Table', 'Customers'), {
+      TableBucketARN: b.physicalId,
+      Namespace: 'v2',
+      TableName: 'customers',
+      OpenTableFormat: 'ICEBERG',
+      IcebergMetadata: {
+        IcebergSchemaV2: {
+          SchemaV2FieldType: 'struct',
+          SchemaId: '0',
+          IdentifierFieldIds: ['1'],
+          SchemaV2FieldList: [
+            { Id: '1', Name: 'id', Type: 'long', Required: 'true', Doc: 'customer id' },
+            { Id: 2, Name: 'address', Type: address, Required: false },
+          ],
+        },
+        TableProperties: { 'format-version': 3 },
+      },
+    });
+    const viaApi = await s3t.send(
+      new CreateTableCommand({
+        tableBucketARN: b.physicalId,
+        namespace: 'v2',
+        name: 'customers_api',
+        format: 'ICEBERG',
+        metadata: {
+          iceberg: {
+            schemaV2: {
+              type: 'struct',
+              schemaId: 0,
+              identifierFieldIds: [1],
+              fields: [
+                { id: 1, name: 'id', type: 'long', required: true, doc: 'customer id' },
+                { id: 2, name: 'address', type: address, required: false },
+              ],
+            },
+            properties: { 'format-version': '3' },
+          },
+        },
+      }),
+    );
+    const fromTemplate = await metadataJson(state.physicalId);
+    expect(fromTemplate['format-version']).toBe(3);
+    expect(comparable(fromTemplate)).toEqual(comparable(await metadataJson(viaApi.tableARN!)));
+  });
+
   it('creates tables without metadata, refuses both metadata forms, and cleans up when maintenance fails', async () => {
     const b = await bucket('cfn-more');
     await p('Namespace').create(rc('Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'raw' });
