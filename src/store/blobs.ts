@@ -7,7 +7,7 @@
  * those files, without scanning the directory. In-memory mode keeps blobs in a Map.
  */
 import { closeSync, createReadStream, mkdirSync, openSync, rmSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -65,6 +65,15 @@ export interface BlobStore {
 }
 
 const WRITE_BATCH = 1024 * 1024;
+
+/** Writes every byte of `buffers` (writev may write less than asked). */
+async function writeAll(fh: FileHandle, buffers: Buffer[], length: number): Promise<void> {
+  let { bytesWritten } = await fh.writev(buffers);
+  while (bytesWritten < length) {
+    const rest = Buffer.concat(buffers, length).subarray(bytesWritten);
+    bytesWritten += (await fh.write(rest)).bytesWritten;
+  }
+}
 
 export class FileBlobStore implements BlobStore {
   readonly kind = 'file' as const;
@@ -134,14 +143,21 @@ export class FileBlobStore implements BlobStore {
     const tmp = join(this.tmpDir, id);
     const fh = await open(tmp, 'w');
     let size = headSize;
+    // One write in flight while the next batch is read: network and disk overlap, memory stays
+    // at two batches. Batches go out with writev (no concatenation copies).
+    let inFlight: Promise<void> | undefined;
     try {
       let batch: Buffer[] = head;
       let batchSize = headSize;
       const flush = async () => {
         if (batchSize === 0) return;
-        await fh.write(batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchSize));
+        const buffers = batch;
+        const length = batchSize;
         batch = [];
         batchSize = 0;
+        if (inFlight) await inFlight;
+        inFlight = writeAll(fh, buffers, length);
+        inFlight.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
       };
       if (it) {
         for (;;) {
@@ -156,8 +172,10 @@ export class FileBlobStore implements BlobStore {
         }
       }
       await flush();
+      if (inFlight) await inFlight;
       await fh.sync();
     } catch (err) {
+      if (inFlight) await inFlight.catch(() => undefined);
       await fh.close().catch(() => undefined);
       rmSync(tmp, { force: true });
       this.meta.stmt('DELETE FROM blob_pending WHERE id = ?').run(id);
