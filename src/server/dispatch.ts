@@ -108,7 +108,12 @@ export class Dispatcher {
       let awsErr: AwsError;
       if (isAwsError(err)) {
         awsErr = err;
-        if (awsErr.status >= 500) this.rt.log.error(`${service.id}.${operation || '?'} failed: ${awsErr.message}`);
+        // 501 NotImplemented answers a feature request, not a fault of Overcast.
+        if (awsErr.status >= 500 && awsErr.status !== 501) {
+          this.rt.log.error(`${service.id}.${operation || '?'} failed: ${awsErr.message}`);
+        } else if (awsErr.status === 501) {
+          this.rt.log.warn(`${service.id}.${operation || '?'}: ${awsErr.message}`);
+        }
       } else {
         this.rt.log.error(`${service.id}.${operation || '?'} internal error`, err);
         awsErr = new AwsError(routes.internalErrorCode, 'We encountered an internal error. Please try again.', 500);
