@@ -166,3 +166,30 @@ export function startRawFileServer(dir) {
     server.listen(0, '127.0.0.1', () => resolve({ server, endpoint: `http://127.0.0.1:${server.address().port}` })),
   );
 }
+
+/**
+ * A bare fastify server in a child process answering every request with a fixed JSON body: the
+ * first path segment picks the body from `bodies` (`{ 'get-table': '{…}', tables: '{…}' }`),
+ * else `bodies['*']`. The floor for JSON APIs, measured with the same load generator.
+ */
+export async function startJsonFloor(bodies) {
+  const script = `
+    import Fastify from 'fastify';
+    const bodies = JSON.parse(process.env.FLOOR_BODIES);
+    const app = Fastify();
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    app.all('*', async (req, reply) => {
+      const first = req.url.split('?')[0].split('/')[1] ?? '';
+      reply.header('content-type', 'application/json');
+      return bodies[first] ?? bodies['*'] ?? '{}';
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    process.stdout.write('listening on http://127.0.0.1:' + app.server.address().port + '\\n');
+    process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+  `;
+  const { child, match } = await spawnUntil(process.execPath, ['--input-type=module', '-e', script], /listening on (http:\/\/[^\s]+)/, {
+    FLOOR_BODIES: JSON.stringify(bodies),
+  });
+  return { child, endpoint: match[1] };
+}

@@ -28,6 +28,12 @@ export interface TableBucketRow {
 }
 
 export type TableBucketSummaryRow = Pick<TableBucketRow, 'account' | 'name' | 'id' | 'type' | 'created_at'>;
+/** The columns every operation under a bucket reads (policies and other documents stay on disk). */
+export type TableBucketCore = Pick<
+  TableBucketRow,
+  'account' | 'region' | 'name' | 'id' | 'type' | 'created_at' | 'encryption' | 'storage_class'
+>;
+const BUCKET_CORE_COLUMNS = 'account, region, name, id, type, created_at, encryption, storage_class';
 
 export interface NamespaceRow {
   account: string;
@@ -41,6 +47,7 @@ export interface NamespaceRow {
   created_by: string;
 }
 
+/** A table's identity and state: what every table operation reads (one narrow indexed lookup). */
 export interface TableRow {
   id: string;
   account: string;
@@ -60,6 +67,10 @@ export interface TableRow {
   created_by: string;
   modified_at: number;
   modified_by: string;
+}
+
+/** A table's stored configuration, read only by the operations that need it. */
+export interface TableConfigRow {
   encryption: string;
   storage_class: string;
   maintenance: string;
@@ -69,6 +80,8 @@ export interface TableRow {
   record_expiration: string | null;
   tags: string;
 }
+
+export type NewTableRow = TableRow & TableConfigRow;
 
 export type TableSummaryRow = Pick<
   TableRow,
@@ -86,6 +99,18 @@ export function prefixEnd(prefix: string): string {
 }
 
 const SUMMARY_COLUMNS = 'id, account, region, bucket, namespace, name, bucket_id, namespace_id, type, created_at, modified_at';
+const TABLE_COLUMNS =
+  'id, account, region, bucket, namespace, name, bucket_id, namespace_id, owner, type, format, warehouse, version_token, ' +
+  'metadata_location, created_at, created_by, modified_at, modified_by';
+const TABLE_CONFIG_COLUMNS = 'encryption, storage_class, maintenance, policy, replication, replication_token, record_expiration, tags';
+const TABLE_KEYS = TABLE_COLUMNS.split(', ') as (keyof TableRow)[];
+const CONFIG_KEYS = TABLE_CONFIG_COLUMNS.split(', ') as (keyof TableConfigRow)[];
+
+function pick<T extends object>(row: T, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = (row as Record<string, unknown>)[k];
+  return out;
+}
 
 export class S3TablesRepo {
   constructor(private readonly store: MetadataStore) {}
@@ -96,6 +121,12 @@ export class S3TablesRepo {
     return this.store
       .stmt('SELECT * FROM s3t_buckets WHERE account = ? AND region = ? AND name = ?')
       .get(account, region, name) as TableBucketRow | undefined;
+  }
+
+  getBucketCore(account: string, region: string, name: string): TableBucketCore | undefined {
+    return this.store
+      .stmt(`SELECT ${BUCKET_CORE_COLUMNS} FROM s3t_buckets WHERE account = ? AND region = ? AND name = ?`)
+      .get(account, region, name) as TableBucketCore | undefined;
   }
 
   insertBucket(row: TableBucketRow): void {
@@ -113,13 +144,13 @@ export class S3TablesRepo {
     this.store.stmt('DELETE FROM s3t_buckets WHERE account = ? AND region = ? AND name = ?').run(account, region, name);
   }
 
-  setBucketColumn(b: TableBucketRow, column: BucketConfigColumn, value: string | null): void {
+  setBucketColumn(b: TableBucketCore, column: BucketConfigColumn, value: string | null): void {
     this.store
       .stmt(`UPDATE s3t_buckets SET ${column} = ? WHERE account = ? AND region = ? AND name = ?`)
       .run(value, b.account, b.region, b.name);
   }
 
-  setBucketReplication(b: TableBucketRow, config: string | null, token: string | null): void {
+  setBucketReplication(b: TableBucketCore, config: string | null, token: string | null): void {
     this.store
       .stmt('UPDATE s3t_buckets SET replication = ?, replication_token = ? WHERE account = ? AND region = ? AND name = ?')
       .run(config, token, b.account, b.region, b.name);
@@ -147,7 +178,7 @@ export class S3TablesRepo {
       .all(account, region, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as TableBucketSummaryRow[];
   }
 
-  bucketHasNamespaces(b: TableBucketRow): boolean {
+  bucketHasNamespaces(b: TableBucketCore): boolean {
     return (
       this.store
         .stmt('SELECT 1 FROM s3t_namespaces WHERE account = ? AND region = ? AND bucket = ? LIMIT 1')
@@ -178,7 +209,7 @@ export class S3TablesRepo {
       .run(ns.account, ns.region, ns.bucket, ns.name);
   }
 
-  listNamespaces(b: TableBucketRow, opts: { prefix: string; after: string; limit: number }): NamespaceRow[] {
+  listNamespaces(b: TableBucketCore, opts: { prefix: string; after: string; limit: number }): NamespaceRow[] {
     return this.store
       .stmt(
         `SELECT * FROM s3t_namespaces WHERE account = ? AND region = ? AND bucket = ? AND name > ? AND name >= ? AND name < ?
@@ -198,30 +229,39 @@ export class S3TablesRepo {
   // ---- tables ----
 
   getTable(id: string): TableRow | undefined {
-    return this.store.stmt('SELECT * FROM s3t_tables WHERE id = ?').get(id) as TableRow | undefined;
+    return this.store.stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE id = ?`).get(id) as TableRow | undefined;
   }
 
   getTableByName(account: string, region: string, bucket: string, namespace: string, name: string): TableRow | undefined {
     return this.store
-      .stmt('SELECT * FROM s3t_tables WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name = ?')
+      .stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name = ?`)
       .get(account, region, bucket, namespace, name) as TableRow | undefined;
   }
 
-  insertTable(row: TableRow): void {
+  getTableConfig(id: string): TableConfigRow {
+    return this.store.stmt(`SELECT ${TABLE_CONFIG_COLUMNS} FROM s3t_table_configs WHERE id = ?`).get(id) as TableConfigRow;
+  }
+
+  insertTable(row: NewTableRow): void {
     this.store
       .stmt(
-        `INSERT INTO s3t_tables (id, account, region, bucket, namespace, name, bucket_id, namespace_id, owner, type, format,
-           warehouse, version_token, metadata_location, created_at, created_by, modified_at, modified_by, encryption,
-           storage_class, maintenance, policy, replication, replication_token, record_expiration, tags)
+        `INSERT INTO s3t_tables (${TABLE_COLUMNS})
          VALUES (@id, @account, @region, @bucket, @namespace, @name, @bucket_id, @namespace_id, @owner, @type, @format,
-           @warehouse, @version_token, @metadata_location, @created_at, @created_by, @modified_at, @modified_by, @encryption,
-           @storage_class, @maintenance, @policy, @replication, @replication_token, @record_expiration, @tags)`,
+           @warehouse, @version_token, @metadata_location, @created_at, @created_by, @modified_at, @modified_by)`,
       )
-      .run(row);
+      .run(pick(row, TABLE_KEYS));
+    this.store
+      .stmt(
+        `INSERT INTO s3t_table_configs (id, ${TABLE_CONFIG_COLUMNS})
+         VALUES (@id, @encryption, @storage_class, @maintenance, @policy, @replication, @replication_token,
+           @record_expiration, @tags)`,
+      )
+      .run(pick(row, ['id', ...CONFIG_KEYS]));
   }
 
   deleteTable(id: string): void {
     this.store.stmt('DELETE FROM s3t_tables WHERE id = ?').run(id);
+    this.store.stmt('DELETE FROM s3t_table_configs WHERE id = ?').run(id);
   }
 
   /** Compare-and-swap of the metadata location: true when `expectedToken` was current. */
@@ -246,16 +286,16 @@ export class S3TablesRepo {
   }
 
   setTableColumn(id: string, column: TableConfigColumn, value: string | null): void {
-    this.store.stmt(`UPDATE s3t_tables SET ${column} = ? WHERE id = ?`).run(value, id);
+    this.store.stmt(`UPDATE s3t_table_configs SET ${column} = ? WHERE id = ?`).run(value, id);
   }
 
   setTableReplication(id: string, config: string | null, token: string | null): void {
-    this.store.stmt('UPDATE s3t_tables SET replication = ?, replication_token = ? WHERE id = ?').run(config, token, id);
+    this.store.stmt('UPDATE s3t_table_configs SET replication = ?, replication_token = ? WHERE id = ?').run(config, token, id);
   }
 
   /** Tables of one namespace by name. */
   listTablesInNamespace(
-    b: TableBucketRow,
+    b: TableBucketCore,
     namespace: string,
     opts: { prefix: string; after: string; limit: number },
   ): TableSummaryRow[] {
@@ -269,7 +309,7 @@ export class S3TablesRepo {
   }
 
   /** Tables of a whole bucket by (namespace, name). */
-  listTablesInBucket(b: TableBucketRow, opts: { after: [string, string]; limit: number }): TableSummaryRow[] {
+  listTablesInBucket(b: TableBucketCore, opts: { after: [string, string]; limit: number }): TableSummaryRow[] {
     return this.store
       .stmt(
         `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
@@ -281,7 +321,7 @@ export class S3TablesRepo {
 
   /** Tables of a whole bucket whose name starts with `prefix`, by (name, namespace). */
   listTablesByNamePrefix(
-    b: TableBucketRow,
+    b: TableBucketCore,
     opts: { prefix: string; after: [string, string]; limit: number },
   ): TableSummaryRow[] {
     return this.store

@@ -12,6 +12,8 @@ import { bindRequest, bindResponse } from './rest-binding.js';
 import { matchRoute } from './rest-routes.js';
 import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
 
+const EMPTY = Buffer.alloc(0);
+
 export interface RestJsonOptions {
   /** Error code for malformed input (S3 Tables: BadRequestException). */
   invalidInputCode: string;
@@ -35,8 +37,9 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       if (!op.input) return { operation: match.operation, input: {} };
       const inputShape = shapeOf(m, op.input.shape);
       const input = bindRequest(m, inputShape, req, match.labels, options.invalidInputCode);
-      const body = await readBody(req);
       const hasBodyMembers = Object.values(inputShape.members ?? {}).some((r) => !r.location);
+      // Operations without body members (every GET) do not wait for a body; Node discards any.
+      const body = hasBodyMembers ? await readBody(req) : EMPTY;
       if (hasBodyMembers && body.length > 0) {
         let parsed: unknown;
         try {

@@ -8,7 +8,16 @@ import { randomUUID } from 'node:crypto';
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
 import type { TableBucketRow } from '../../store/s3tables-repo.js';
-import { bucketArnOf, checkEncryption, DEFAULT_ENCRYPTION, encryptionJson, repo, requireBucket, validate } from './common.js';
+import {
+  bucketArnOf,
+  checkEncryption,
+  DEFAULT_ENCRYPTION,
+  encryptionJson,
+  repo,
+  requireBucket,
+  requireBucketRow,
+  validate,
+} from './common.js';
 import { s3tErrors } from './errors.js';
 import { checkPolicyDocument } from './policy.js';
 
@@ -77,7 +86,7 @@ export function putTableBucketMaintenanceConfiguration(
   input: S3T.PutTableBucketMaintenanceConfigurationRequest,
 ): void {
   validate('PutTableBucketMaintenanceConfiguration', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   const current = JSON.parse(b.maintenance);
   mergeMaintenance(current, input.type!, input.value as { status?: string; settings?: Record<string, unknown> });
   repo(ctx).setBucketColumn(b, 'maintenance', JSON.stringify(current));
@@ -88,14 +97,14 @@ export function getTableBucketMaintenanceConfiguration(
   input: S3T.GetTableBucketMaintenanceConfigurationRequest,
 ): S3T.GetTableBucketMaintenanceConfigurationResponse {
   validate('GetTableBucketMaintenanceConfiguration', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   return { tableBucketARN: bucketArnOf(b, ctx.partition), configuration: JSON.parse(b.maintenance) };
 }
 
 /** Turns on request metrics; the configuration id stays the same while it is on. */
 export function putTableBucketMetricsConfiguration(ctx: Ctx, input: S3T.PutTableBucketMetricsConfigurationRequest): void {
   validate('PutTableBucketMetricsConfiguration', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   if (!b.metrics_id) repo(ctx).setBucketColumn(b, 'metrics_id', randomUUID());
 }
 
@@ -109,7 +118,7 @@ export function getTableBucketMetricsConfiguration(
   input: S3T.GetTableBucketMetricsConfigurationRequest,
 ): S3T.GetTableBucketMetricsConfigurationResponse {
   validate('GetTableBucketMetricsConfiguration', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   return { tableBucketARN: bucketArnOf(b, ctx.partition), id: requireMetrics(b) };
 }
 
@@ -118,7 +127,7 @@ export function deleteTableBucketMetricsConfiguration(
   input: S3T.DeleteTableBucketMetricsConfigurationRequest,
 ): void {
   validate('DeleteTableBucketMetricsConfiguration', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   requireMetrics(b);
   repo(ctx).setBucketColumn(b, 'metrics_id', null);
 }
@@ -132,14 +141,14 @@ export function putTableBucketPolicy(ctx: Ctx, input: S3T.PutTableBucketPolicyRe
 
 export function getTableBucketPolicy(ctx: Ctx, input: S3T.GetTableBucketPolicyRequest): S3T.GetTableBucketPolicyResponse {
   validate('GetTableBucketPolicy', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   if (b.policy === null) throw s3tErrors.bucketPolicyNotFound();
   return { resourcePolicy: b.policy };
 }
 
 export function deleteTableBucketPolicy(ctx: Ctx, input: S3T.DeleteTableBucketPolicyRequest): void {
   validate('DeleteTableBucketPolicy', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   if (b.policy === null) throw s3tErrors.bucketPolicyNotFound();
   repo(ctx).setBucketColumn(b, 'policy', null);
 }

@@ -9,7 +9,13 @@ import { createHash } from 'node:crypto';
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
 import type { Ctx } from '../../server/runtime.js';
-import { S3TablesRepo, type NamespaceRow, type TableBucketRow, type TableRow } from '../../store/s3tables-repo.js';
+import {
+  S3TablesRepo,
+  type NamespaceRow,
+  type TableBucketCore,
+  type TableBucketRow,
+  type TableRow,
+} from '../../store/s3tables-repo.js';
 import { s3tErrors } from './errors.js';
 import { parseBucketArn, parseTableArn, tableArn, tableBucketArn } from './naming.js';
 
@@ -39,20 +45,32 @@ export function tableArnOf(t: Pick<TableRow, 'account' | 'region' | 'bucket' | '
 }
 
 /**
- * The table bucket an ARN names. ARNs of another account, region, partition or service name no
- * bucket of the caller's: 404, as for a bucket that does not exist.
+ * The bucket name of an ARN of the caller's. ARNs of another account, region, partition or service
+ * name no bucket of the caller's: 404, as for a bucket that does not exist.
  */
-export function requireBucket(ctx: Ctx, arn: string): TableBucketRow {
+function bucketNameOf(ctx: Ctx, arn: string): string {
   const parsed = parseBucketArn(arn);
   if (!parsed) throw s3tErrors.bucketNotFound();
   if (parsed.service !== 's3tables' || parsed.partition !== ctx.partition) throw s3tErrors.bucketNotFound();
   if (parsed.account !== ctx.account || parsed.region !== ctx.region) throw s3tErrors.bucketNotFound();
-  const bucket = repo(ctx).getBucket(parsed.account, parsed.region, parsed.bucket);
+  return parsed.bucket;
+}
+
+/** The table bucket an ARN names: identity and the defaults tables inherit. */
+export function requireBucket(ctx: Ctx, arn: string): TableBucketCore {
+  const bucket = repo(ctx).getBucketCore(ctx.account, ctx.region, bucketNameOf(ctx, arn));
   if (!bucket) throw s3tErrors.bucketNotFound();
   return bucket;
 }
 
-export function requireNamespace(ctx: Ctx, bucket: TableBucketRow, name: string): NamespaceRow {
+/** The table bucket an ARN names, with every stored configuration. */
+export function requireBucketRow(ctx: Ctx, arn: string): TableBucketRow {
+  const bucket = repo(ctx).getBucket(ctx.account, ctx.region, bucketNameOf(ctx, arn));
+  if (!bucket) throw s3tErrors.bucketNotFound();
+  return bucket;
+}
+
+export function requireNamespace(ctx: Ctx, bucket: TableBucketCore, name: string): NamespaceRow {
   const ns = repo(ctx).getNamespace(bucket.account, bucket.region, bucket.name, name);
   if (!ns) throw s3tErrors.namespaceNotFound();
   return ns;

@@ -7,7 +7,7 @@
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
-import { bucketArnOf, repo, requireBucket, requireTableByArn, tableArnOf, validate } from './common.js';
+import { bucketArnOf, repo, requireBucketRow, requireTableByArn, tableArnOf, validate } from './common.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 
@@ -52,7 +52,7 @@ export function putTableBucketReplication(
   input: S3T.PutTableBucketReplicationRequest,
 ): S3T.PutTableBucketReplicationResponse {
   validate('PutTableBucketReplication', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   checkDestinations(input.configuration!, bucketArnOf(b, ctx.partition));
   checkToken(b.replication_token, input.versionToken, true);
   const token = newVersionToken();
@@ -65,14 +65,14 @@ export function getTableBucketReplication(
   input: S3T.GetTableBucketReplicationRequest,
 ): S3T.GetTableBucketReplicationResponse {
   validate('GetTableBucketReplication', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   if (!b.replication || !b.replication_token) throw s3tErrors.replicationNotFound();
   return { versionToken: b.replication_token, configuration: JSON.parse(b.replication) };
 }
 
 export function deleteTableBucketReplication(ctx: Ctx, input: S3T.DeleteTableBucketReplicationRequest): void {
   validate('DeleteTableBucketReplication', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  const b = requireBucketRow(ctx, input.tableBucketARN!);
   if (!b.replication) throw s3tErrors.replicationNotFound();
   checkToken(b.replication_token, input.versionToken, false);
   repo(ctx).setBucketReplication(b, null, null);
@@ -82,7 +82,7 @@ export function putTableReplication(ctx: Ctx, input: S3T.PutTableReplicationRequ
   validate('PutTableReplication', input);
   const t = requireTableByArn(ctx, input.tableArn!);
   checkDestinations(input.configuration!, bucketArnOf({ account: t.account, region: t.region, name: t.bucket }, ctx.partition));
-  checkToken(t.replication_token, input.versionToken, true);
+  checkToken(repo(ctx).getTableConfig(t.id).replication_token, input.versionToken, true);
   const token = newVersionToken();
   repo(ctx).setTableReplication(t.id, stored(input.configuration!), token);
   return { versionToken: token, status: PUT_STATUS };
@@ -90,7 +90,7 @@ export function putTableReplication(ctx: Ctx, input: S3T.PutTableReplicationRequ
 
 export function getTableReplication(ctx: Ctx, input: S3T.GetTableReplicationRequest): S3T.GetTableReplicationResponse {
   validate('GetTableReplication', input);
-  const t = requireTableByArn(ctx, input.tableArn!);
+  const t = repo(ctx).getTableConfig(requireTableByArn(ctx, input.tableArn!).id);
   // Only the table's own configuration; bucket-level replication is read with GetTableBucketReplication.
   if (!t.replication || !t.replication_token) throw s3tErrors.replicationNotFound();
   return { versionToken: t.replication_token, configuration: JSON.parse(t.replication) };
@@ -99,8 +99,9 @@ export function getTableReplication(ctx: Ctx, input: S3T.GetTableReplicationRequ
 export function deleteTableReplication(ctx: Ctx, input: S3T.DeleteTableReplicationRequest): void {
   validate('DeleteTableReplication', input);
   const t = requireTableByArn(ctx, input.tableArn!);
-  if (!t.replication) throw s3tErrors.replicationNotFound();
-  checkToken(t.replication_token, input.versionToken, true);
+  const config = repo(ctx).getTableConfig(t.id);
+  if (!config.replication) throw s3tErrors.replicationNotFound();
+  checkToken(config.replication_token, input.versionToken, true);
   repo(ctx).setTableReplication(t.id, null, null);
 }
 
@@ -114,7 +115,7 @@ export function getTableReplicationStatus(
 ): S3T.GetTableReplicationStatusResponse {
   validate('GetTableReplicationStatus', input);
   const t = requireTableByArn(ctx, input.tableArn!);
-  let config = t.replication;
+  let config = repo(ctx).getTableConfig(t.id).replication;
   if (!config) config = repo(ctx).getBucket(t.account, t.region, t.bucket)?.replication ?? null;
   if (!config) throw s3tErrors.replicationNotFound();
   const parsed = JSON.parse(config) as S3T.TableReplicationConfiguration;

@@ -15,13 +15,13 @@ import { checkPolicyDocument } from './policy.js';
 
 export function getTableEncryption(ctx: Ctx, input: S3T.GetTableEncryptionRequest): S3T.GetTableEncryptionResponse {
   validate('GetTableEncryption', input);
-  const t = requireTable(ctx, input);
+  const t = repo(ctx).getTableConfig(requireTable(ctx, input).id);
   return { encryptionConfiguration: JSON.parse(t.encryption) as S3T.EncryptionConfiguration };
 }
 
 export function getTableStorageClass(ctx: Ctx, input: S3T.GetTableStorageClassRequest): S3T.GetTableStorageClassResponse {
   validate('GetTableStorageClass', input);
-  const t = requireTable(ctx, input);
+  const t = repo(ctx).getTableConfig(requireTable(ctx, input).id);
   return { storageClassConfiguration: { storageClass: t.storage_class as S3T.StorageClass } };
 }
 
@@ -33,7 +33,7 @@ export function putTableMaintenanceConfiguration(ctx: Ctx, input: S3T.PutTableMa
     throw s3tErrors.badRequest('The target file size must be between 64 and 512 MB.');
   }
   const t = requireTable(ctx, input);
-  const current = JSON.parse(t.maintenance);
+  const current = JSON.parse(repo(ctx).getTableConfig(t.id).maintenance);
   mergeMaintenance(current, input.type!, input.value as { status?: string; settings?: Record<string, unknown> });
   repo(ctx).setTableColumn(t.id, 'maintenance', JSON.stringify(current));
 }
@@ -44,7 +44,7 @@ export function getTableMaintenanceConfiguration(
 ): S3T.GetTableMaintenanceConfigurationResponse {
   validate('GetTableMaintenanceConfiguration', input);
   const t = requireTable(ctx, input);
-  return { tableARN: tableArnOf(t, ctx.partition), configuration: JSON.parse(t.maintenance) };
+  return { tableARN: tableArnOf(t, ctx.partition), configuration: JSON.parse(repo(ctx).getTableConfig(t.id).maintenance) };
 }
 
 function jobStatus(config: { status?: string } | undefined): S3T.TableMaintenanceJobStatusValue {
@@ -58,7 +58,7 @@ export function getTableMaintenanceJobStatus(
 ): S3T.GetTableMaintenanceJobStatusResponse {
   validate('GetTableMaintenanceJobStatus', input);
   const t = requireTable(ctx, input);
-  const table = JSON.parse(t.maintenance) as Record<string, { status?: string }>;
+  const table = JSON.parse(repo(ctx).getTableConfig(t.id).maintenance) as Record<string, { status?: string }>;
   const bucket = repo(ctx).getBucket(t.account, t.region, t.bucket);
   const bucketConfig = bucket ? (JSON.parse(bucket.maintenance) as Record<string, { status?: string }>) : {};
   return {
@@ -78,20 +78,21 @@ export function putTablePolicy(ctx: Ctx, input: S3T.PutTablePolicyRequest): void
   repo(ctx).setTableColumn(t.id, 'policy', input.resourcePolicy!);
 }
 
-function requirePolicy(t: TableRow): string {
-  if (t.policy === null) throw s3tErrors.tablePolicyNotFound();
-  return t.policy;
+function requirePolicy(ctx: Ctx, t: TableRow): string {
+  const { policy } = repo(ctx).getTableConfig(t.id);
+  if (policy === null) throw s3tErrors.tablePolicyNotFound();
+  return policy;
 }
 
 export function getTablePolicy(ctx: Ctx, input: S3T.GetTablePolicyRequest): S3T.GetTablePolicyResponse {
   validate('GetTablePolicy', input);
-  return { resourcePolicy: requirePolicy(requireTable(ctx, input)) };
+  return { resourcePolicy: requirePolicy(ctx, requireTable(ctx, input)) };
 }
 
 export function deleteTablePolicy(ctx: Ctx, input: S3T.DeleteTablePolicyRequest): void {
   validate('DeleteTablePolicy', input);
   const t = requireTable(ctx, input);
-  requirePolicy(t);
+  requirePolicy(ctx, t);
   repo(ctx).setTableColumn(t.id, 'policy', null);
 }
 
@@ -109,8 +110,9 @@ export function putTableRecordExpirationConfiguration(
   repo(ctx).setTableColumn(t.id, 'record_expiration', JSON.stringify(input.value));
 }
 
-function recordExpirationOf(t: TableRow): S3T.TableRecordExpirationConfigurationValue {
-  return t.record_expiration ? (JSON.parse(t.record_expiration) as S3T.TableRecordExpirationConfigurationValue) : { status: 'disabled' };
+function recordExpirationOf(ctx: Ctx, t: TableRow): S3T.TableRecordExpirationConfigurationValue {
+  const stored = repo(ctx).getTableConfig(t.id).record_expiration;
+  return stored ? (JSON.parse(stored) as S3T.TableRecordExpirationConfigurationValue) : { status: 'disabled' };
 }
 
 export function getTableRecordExpirationConfiguration(
@@ -118,7 +120,7 @@ export function getTableRecordExpirationConfiguration(
   input: S3T.GetTableRecordExpirationConfigurationRequest,
 ): S3T.GetTableRecordExpirationConfigurationResponse {
   validate('GetTableRecordExpirationConfiguration', input);
-  return { configuration: recordExpirationOf(requireTableByArn(ctx, input.tableArn!)) };
+  return { configuration: recordExpirationOf(ctx, requireTableByArn(ctx, input.tableArn!)) };
 }
 
 export function getTableRecordExpirationJobStatus(
@@ -126,6 +128,6 @@ export function getTableRecordExpirationJobStatus(
   input: S3T.GetTableRecordExpirationJobStatusRequest,
 ): S3T.GetTableRecordExpirationJobStatusResponse {
   validate('GetTableRecordExpirationJobStatus', input);
-  const config = recordExpirationOf(requireTableByArn(ctx, input.tableArn!));
+  const config = recordExpirationOf(ctx, requireTableByArn(ctx, input.tableArn!));
   return { status: config.status === 'enabled' ? 'NotYetRun' : 'Disabled' };
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
-import type { TableRow, TableSummaryRow } from '../../store/s3tables-repo.js';
+import type { NewTableRow, TableRow, TableSummaryRow } from '../../store/s3tables-repo.js';
 import {
   checkEncryption,
   checkTags,
@@ -41,7 +41,7 @@ function newTableRow(
   ctx: Ctx,
   input: S3T.CreateTableRequest,
   fixed: { id: string; warehouse: string; at: number; metadataLocation: string | null },
-): TableRow {
+): NewTableRow {
   const b = requireBucket(ctx, input.tableBucketARN!);
   const ns = requireNamespace(ctx, b, input.namespace!);
   if (repo(ctx).getTableByName(b.account, b.region, b.name, ns.name, input.name!)) throw s3tErrors.tableExists();

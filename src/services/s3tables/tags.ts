@@ -5,7 +5,7 @@
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
-import { checkTags, MAX_TAGS, repo, requireBucket, requireTableByArn, tooManyTags, validate } from './common.js';
+import { checkTags, MAX_TAGS, repo, requireBucketRow, requireTableByArn, tooManyTags, validate } from './common.js';
 import { s3tErrors } from './errors.js';
 import { parseBucketArn, parseTableArn } from './naming.js';
 
@@ -17,10 +17,10 @@ interface Taggable {
 function resource(ctx: Ctx, arn: string): Taggable {
   if (parseTableArn(arn)) {
     const t = requireTableByArn(ctx, arn);
-    return { tags: JSON.parse(t.tags), save: (tags) => repo(ctx).setTableColumn(t.id, 'tags', JSON.stringify(tags)) };
+    return { tags: JSON.parse(repo(ctx).getTableConfig(t.id).tags), save: (tags) => repo(ctx).setTableColumn(t.id, 'tags', JSON.stringify(tags)) };
   }
   if (parseBucketArn(arn)) {
-    const b = requireBucket(ctx, arn);
+    const b = requireBucketRow(ctx, arn);
     return { tags: JSON.parse(b.tags), save: (tags) => repo(ctx).setBucketColumn(b, 'tags', JSON.stringify(tags)) };
   }
   throw s3tErrors.resourceNotFound();
