@@ -82,6 +82,7 @@ describe('aws cloudformation deploy', () => {
     expect(again.ms).toBeLessThan(NO_SLEEP_MS);
 
     const prod = await aws(t, ['cloudformation', 'deploy', '--template-file', file, '--stack-name', 'cli-deploy', '--parameter-overrides', 'Env=prod', 'Greeting=hi']);
+    expect(prod.stderr + prod.stdout).not.toMatch(/error|failed/i);
     expect(prod.code).toBe(0);
     expect(prod.ms).toBeLessThan(NO_SLEEP_MS);
     expect(JSON.parse((await aws(t, ['ssm', 'get-parameter', '--name', '/cli/prod/greeting'])).stdout).Parameter.Value).toBe('hi production');

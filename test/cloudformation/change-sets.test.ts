@@ -128,7 +128,7 @@ describe('CREATE change sets', () => {
     expect(after.ChangeSetId).toBe(created.Id);
     expect(after.Outputs!.find((o) => o.OutputKey === 'TableArn')!.OutputValue).toMatch(/^arn:aws:s3tables:us-east-1:000000000000:bucket\/cs-lake\/table\//);
     const events = await allEvents(cfn, 'cs-lake');
-    expect(events.filter((e) => e.ResourceStatus !== 'REVIEW_IN_PROGRESS').every((e) => e.ClientRequestToken === 'exec-1')).toBe(true);
+    expect(events.filter((e) => (e.ResourceStatus as string) !== 'REVIEW_IN_PROGRESS').every((e) => e.ClientRequestToken === 'exec-1')).toBe(true);
     // The executed change set is gone, as the CDK expects before its next deploy.
     await expect(cfn.send(new DescribeChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'first' }))).rejects.toMatchObject({
       name: 'ChangeSetNotFoundException',
@@ -147,7 +147,14 @@ describe('CREATE change sets', () => {
       name: 'ValidationError',
       message: 'Stack [cs-lake] already exists and cannot be created again with the changeSet [again].',
     });
-    await cfn.send(new CreateChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'twin', TemplateBody: lakeTemplate({ bucket: 'cs-lake', compaction: 256 }) }));
+    const twin = await cfn.send(
+      new CreateChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'twin', TemplateBody: lakeTemplate({ bucket: 'cs-lake', compaction: 256 }) }),
+    );
+    // The same request again is answered with the same change set.
+    const again = await cfn.send(
+      new CreateChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'twin', TemplateBody: lakeTemplate({ bucket: 'cs-lake', compaction: 256 }) }),
+    );
+    expect(again.Id).toBe(twin.Id);
     await expect(
       cfn.send(new CreateChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'twin', TemplateBody: lakeTemplate({ bucket: 'cs-lake', compaction: 512 }) })),
     ).rejects.toMatchObject({ name: 'AlreadyExistsException' });
@@ -230,6 +237,12 @@ describe('UPDATE change sets', () => {
       name: 'InvalidChangeSetStatusException',
       message: `ChangeSet [${cs.ChangeSetId}] cannot be executed in its current status of [FAILED]`,
     });
+    // A FAILED change set gives way to a new one of the same name (the aws CLI names them by the second).
+    const redo = await cfn.send(
+      new CreateChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'nothing', TemplateBody: lakeTemplate({ bucket: 'cs-lake', compaction: 512, tags: { team: 'data' } }) }),
+    );
+    expect(redo.Id).not.toBe(cs.ChangeSetId);
+    expect((await cfn.send(new DescribeChangeSetCommand({ ChangeSetName: redo.Id }))).Status).toBe('CREATE_COMPLETE');
     await cfn.send(new DeleteChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'nothing' }));
     // Deleting a change set that does not exist, on a stack that does, succeeds (the CDK does it blindly).
     await cfn.send(new DeleteChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'cdk-deploy-change-set' }));
@@ -290,7 +303,7 @@ describe('UPDATE change sets', () => {
     const now = (await s3t.send(new ListTableBucketsCommand({}))).tableBuckets!.find((b) => b.name === 'cs-lake-two')!;
     expect(now.arn).not.toBe(before.arn);
     const ns = await s3t.send(new ListNamespacesCommand({ tableBucketARN: now.arn }));
-    expect(ns.namespaces!.map((n) => n.namespace[0])).toEqual(['sales']);
+    expect(ns.namespaces!.map((n) => n.namespace![0])).toEqual(['sales']);
     const lines = eventLines(await allEvents(cfn, 'cs-lake'));
     const cleanup = lines.lastIndexOf('cs-lake UPDATE_COMPLETE_CLEANUP_IN_PROGRESS');
     expect(lines.slice(cleanup)).toEqual([

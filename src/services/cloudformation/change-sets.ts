@@ -81,8 +81,19 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
     if (!stack) throw cfnErrors.stackNotFound(stackName);
     if (!UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
   }
-  if (stack && repo.getChangeSetByName(stack.id, name)) throw cfnErrors.changeSetExists(name);
   const text = (await templateText(ctx, input, { allowPrevious: type === 'UPDATE' })) ?? stack?.template ?? '';
+  const clash = stack ? repo.getChangeSetByName(stack.id, name) : undefined;
+  if (clash) {
+    const same =
+      clash.template === text &&
+      JSON.stringify(dataOf(clash).parameters.map((p) => [p.key, p.value])) ===
+        JSON.stringify(parameterInputs(input.Parameters).map((p) => [p.ParameterKey, p.ParameterValue]));
+    if (same && clash.status !== 'FAILED') return { Id: clash.id, StackId: stack!.id };
+    // A FAILED change set can never run; Overcast answers so fast that the aws CLI's per-second
+    // names (awscli-cloudformation-package-deploy-<epoch>) can repeat, so it gives way.
+    if (clash.status !== 'FAILED') throw cfnErrors.changeSetExists(name);
+    repo.deleteChangeSet(clash.id);
+  }
   await loadEngine();
   const stackId = stack?.id ?? (await import('./naming.js')).stackArn(ctx, stackName);
   const before = stack && stack.status !== 'REVIEW_IN_PROGRESS' ? stackData(stack) : undefined;

@@ -71,4 +71,5 @@ export function finishDelete(op: Op): void {
     op.repo.deleteChangeSetsOfStack(op.stackId);
     setStackStatus(op, 'DELETE_COMPLETE', null, { op: null, deleted_at: Date.now() });
   });
+  op.repo.flush();
 }

@@ -12,7 +12,9 @@ import { resourceType } from '../spec.js';
 import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from '../state.js';
 import { deleteInOrder, type DeleteItem } from './deletion.js';
 import {
+  dropResource,
   loadResources,
+  setPending,
   resourceEvent,
   setStackStatus,
   target,
@@ -234,7 +236,7 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
       } catch (err) {
         const decl = d.prepared.resources[id]!;
         const status = failedStatus(s, id);
-        const hasRow = op.repo.getResource(op.stackId, id) !== undefined;
+        const hasRow = (op.rows.get(id) ?? undefined) !== undefined;
         if (status === 'CREATE_FAILED') s.created.add(id);
         writeResource(op, {
           logicalId: id,
@@ -296,14 +298,14 @@ function commit(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE', outputs: Store
     commitExports(op, outputs, d.prepared.imports);
     for (const [id, r] of existing) {
       if (d.prepared.resources[id] === undefined && !r.row.status.startsWith('DELETE_')) {
-        op.repo.updateResource(op.stackId, id, { pending: JSON.stringify({ action: 'remove' }) });
+        setPending(op, id, { action: 'remove' });
       } else if (d.prepared.resources[id] === undefined) {
-        op.repo.deleteResource(op.stackId, id);
+        dropResource(op, id);
       }
     }
     if (kind === 'CREATE') {
       for (const r of op.repo.listResources(op.stackId)) {
-        if (r.pending) op.repo.updateResource(op.stackId, r.logical_id, { pending: null });
+        if (r.pending) setPending(op, r.logical_id, null);
       }
       op.events.stack('CREATE_COMPLETE');
       op.repo.updateStack(op.stackId, {
@@ -343,7 +345,7 @@ export async function runCleanup(op: Op): Promise<void> {
         settle: (status, reason) =>
           op.repo.tx(() => {
             resourceEvent(op, { logicalId: id, physicalId: prior.physicalId, type: prior.type, status, reason });
-            op.repo.updateResource(op.stackId, id, { pending: null });
+            setPending(op, id, null);
           }),
       });
     } else if (p?.action === 'remove') {
@@ -356,11 +358,11 @@ export async function runCleanup(op: Op): Promise<void> {
         settle: (status, reason) =>
           op.repo.tx(() => {
             resourceEvent(op, { logicalId: id, physicalId: v.physicalId, type: v.type, status, reason });
-            op.repo.deleteResource(op.stackId, id);
+            dropResource(op, id);
           }),
       });
     } else if (p) {
-      op.repo.updateResource(op.stackId, id, { pending: null });
+      setPending(op, id, null);
     }
   }
   await deleteInOrder(op, items);

@@ -18,18 +18,19 @@ export interface EventInput {
   properties?: unknown;
 }
 
-const clocks = new WeakMap<CloudFormationRepo, Map<string, number>>();
+/** Last event time per stack id (ids are unique UUID ARNs, so one map serves every server). */
+const clocks = new Map<string, number>();
+const MAX_CLOCKS = 10_000;
 
 /** The next timestamp for a stack: now, or one millisecond after its last event. */
 export function nextTimestamp(repo: CloudFormationRepo, stackId: string): number {
-  let perStack = clocks.get(repo);
-  if (!perStack) {
-    perStack = new Map();
-    clocks.set(repo, perStack);
+  let last = clocks.get(stackId);
+  if (last === undefined) {
+    if (clocks.size >= MAX_CLOCKS) clocks.clear(); // forgotten clocks are read back from the store
+    last = repo.lastEventTs(stackId);
   }
-  const last = perStack.get(stackId) ?? repo.lastEventTs(stackId);
   const ts = Math.max(Date.now(), last + 1);
-  perStack.set(stackId, ts);
+  clocks.set(stackId, ts);
   return ts;
 }
 

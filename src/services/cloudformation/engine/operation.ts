@@ -1,9 +1,15 @@
 /**
  * What every stack operation shares: its context (the stack, an internal service context for the
- * stack's account and region, the event log, strict mode), reading and writing resource rows
- * together with their events in one transaction, the per-stack queue that keeps two operations
- * of one stack from interleaving, and the guard that no operation ever leaves a stack
- * `*_IN_PROGRESS` — whatever throws, the stack ends in a terminal status.
+ * stack's account and region, the event log, strict mode), its writes of resource rows and
+ * events, the per-stack queue that keeps two operations of one stack from interleaving, and the
+ * guard that no operation ever leaves a stack `*_IN_PROGRESS` — whatever throws, the stack ends
+ * in a terminal status.
+ *
+ * An operation's writes go through a write-behind buffer: they are queued in order and committed
+ * together in one transaction at the end of the current turn of the event loop (or before any
+ * read, or when the operation ends). A hundred resources created by in-process providers thus cost
+ * a handful of commits instead of several hundred, while a provider that really waits (a nested
+ * stack) still lets the events recorded so far reach the store at once.
  */
 import type { ResourceRow, StackRow } from '../../../store/cloudformation-repo.js';
 import type { CloudFormationRepo } from '../../../store/cloudformation-repo.js';
@@ -21,20 +27,75 @@ import {
 import { EventLog, type EventInput } from './events.js';
 import type { CallTarget } from './resource-calls.js';
 
+export type BufferedRepo = CloudFormationRepo & { flush(): void };
+
 export interface Op {
   rt: Runtime;
   ctx: Ctx;
-  repo: CloudFormationRepo;
+  /** The repository behind the write-behind buffer: reads see every write queued before them. */
+  repo: BufferedRepo;
   stackId: string;
   stackName: string;
   events: EventLog;
   journal: OperationJournal;
   strict: boolean;
+  /** The rows as last written by this operation (undefined: not read yet). */
+  rows: Map<string, ResourceRow | null>;
+  /** True once `rows` holds every row of the stack (a missing id then means no row). */
+  rowsComplete?: boolean;
+  nextSeq?: number;
+}
+
+const READS = /^(get|list|find|next|last|exportsOf|importersOf|importsOf|stacksIn)/;
+
+/** Wraps a repository: writes are queued and committed together; a read commits the queue first. */
+export function buffered(base: CloudFormationRepo, rt: Runtime): BufferedRepo {
+  const queue: (() => void)[] = [];
+  let scheduled = false;
+  const flush = () => {
+    if (queue.length === 0) return;
+    const writes = queue.splice(0);
+    base.tx(() => {
+      for (const w of writes) w();
+    });
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      try {
+        flush();
+      } catch (err) {
+        rt.log.error('cloudformation: writing operation state failed', err);
+      }
+    });
+  };
+  return new Proxy(base, {
+    get(target, prop) {
+      if (prop === 'flush') return flush;
+      const value = Reflect.get(target, prop) as unknown;
+      if (typeof value !== 'function' || typeof prop !== 'string') return value;
+      const fn = value as (...args: unknown[]) => unknown;
+      // Queued writes keep their order, so a "transaction" is simply its writes in a row.
+      if (prop === 'tx') return (body: () => unknown) => body();
+      if (READS.test(prop)) {
+        return (...args: unknown[]) => {
+          flush();
+          return fn.apply(target, args);
+        };
+      }
+      return (...args: unknown[]) => {
+        queue.push(() => fn.apply(target, args));
+        schedule();
+      };
+    },
+  }) as BufferedRepo;
 }
 
 export function openOp(rt: Runtime, stack: Pick<StackRow, 'id' | 'name' | 'account' | 'region' | 'op'>, journal?: OperationJournal): Op {
   const ctx = internalCtx(rt, stack.account, stack.region, journal?.id ?? 'cloudformation');
-  const repo = cfnRepo(ctx);
+  const repo = buffered(cfnRepo(ctx), rt);
   const j = journal ?? journalOf(stack) ?? { id: 'recovery', type: 'ROLLBACK' };
   return {
     rt,
@@ -45,6 +106,7 @@ export function openOp(rt: Runtime, stack: Pick<StackRow, 'id' | 'name' | 'accou
     events: new EventLog(repo, stack.id, stack.name, j.token, j.id),
     journal: j,
     strict: rt.config.strictResources,
+    rows: new Map(),
   };
 }
 
@@ -64,10 +126,37 @@ export interface LoadedResource {
 
 export function loadResources(op: Op): Map<string, LoadedResource> {
   const out = new Map<string, LoadedResource>();
+  op.rows.clear();
+  let maxSeq = -1;
   for (const row of op.repo.listResources(op.stackId)) {
+    op.rows.set(row.logical_id, row);
+    maxSeq = Math.max(maxSeq, row.seq);
     out.set(row.logical_id, { row, version: versionOf(row), pending: pendingOf(row) });
   }
+  op.rowsComplete = true;
+  op.nextSeq = Math.max(op.nextSeq ?? 0, maxSeq + 1);
   return out;
+}
+
+function currentRow(op: Op, logicalId: string): ResourceRow | undefined {
+  if (!op.rows.has(logicalId)) {
+    op.rows.set(logicalId, op.rowsComplete ? null : (op.repo.getResource(op.stackId, logicalId) ?? null));
+  }
+  return op.rows.get(logicalId) ?? undefined;
+}
+
+/** Sets or clears a resource's journal entry. */
+export function setPending(op: Op, logicalId: string, pending: PendingChange | null): void {
+  const row = currentRow(op, logicalId);
+  const text = pending === null ? null : JSON.stringify(pending);
+  if (row) op.rows.set(logicalId, { ...row, pending: text });
+  op.repo.updateResource(op.stackId, logicalId, { pending: text });
+}
+
+/** Forgets a resource row (removed from the template, or never created). */
+export function dropResource(op: Op, logicalId: string): void {
+  op.rows.set(logicalId, null);
+  op.repo.deleteResource(op.stackId, logicalId);
 }
 
 /** Sets a stack's status (and its event) in one transaction. */
@@ -97,7 +186,7 @@ export interface ResourceWrite {
 export function writeResource(op: Op, w: ResourceWrite): void {
   op.repo.tx(() => {
     const now = Date.now();
-    const existing = op.repo.getResource(op.stackId, w.logicalId);
+    const existing = currentRow(op, w.logicalId);
     const version = w.version ?? (existing ? versionOf(existing) : undefined);
     const physicalId = w.eventPhysicalId !== undefined ? w.eventPhysicalId : (version?.physicalId ?? null);
     if (!w.silent) {
@@ -112,18 +201,28 @@ export function writeResource(op: Op, w: ResourceWrite): void {
       op.events.record(e);
     }
     const pending = w.pending === undefined ? (existing?.pending ?? null) : w.pending === null ? null : JSON.stringify(w.pending);
-    op.repo.putResource({
+    let seq = existing?.seq;
+    if (seq === undefined) {
+      op.nextSeq ??= op.repo.nextResourceSeq(op.stackId);
+      seq = op.nextSeq++;
+    }
+    const row: ResourceRow = {
       stack_id: op.stackId,
       logical_id: w.logicalId,
-      seq: existing?.seq ?? op.repo.nextResourceSeq(op.stackId),
+      seq,
       type: version?.type ?? w.type,
       physical_id: version?.physicalId ?? null,
       status: w.status,
       status_reason: w.reason ?? null,
       updated_at: now,
-      data: JSON.stringify(version ?? { type: w.type, props: {}, attributes: {}, deletionPolicy: 'Delete', updateReplacePolicy: 'Delete', dependsOn: [] }),
+      data:
+        w.version === undefined && existing
+          ? existing.data
+          : JSON.stringify(version ?? { type: w.type, props: {}, attributes: {}, deletionPolicy: 'Delete', updateReplacePolicy: 'Delete', dependsOn: [] }),
       pending,
-    });
+    };
+    op.rows.set(w.logicalId, row);
+    op.repo.putResource(row);
   });
 }
 
@@ -200,10 +299,17 @@ export async function guarded(op: Op, body: () => Promise<void>): Promise<void> 
   } catch (err) {
     op.rt.log.error(`cloudformation operation on ${op.stackName} failed`, err);
   }
-  const row = op.repo.getStack(op.stackId);
+  let row: StackRow | undefined;
+  try {
+    row = op.repo.getStack(op.stackId); // commits what the operation queued
+  } catch (err) {
+    op.rt.log.error(`cloudformation operation on ${op.stackName}: state not written`, err);
+    row = cfnRepo(op.ctx).getStack(op.stackId);
+  }
   if (!row) return;
   const terminal = FAILED_STATE[row.status];
   if (terminal) {
     setStackStatus(op, terminal, 'Internal failure: the operation stopped unexpectedly', { op: null });
+    op.repo.flush();
   }
 }

@@ -12,7 +12,7 @@
 import type { ResourceVersion } from '../state.js';
 import { deleteInOrder, type DeleteItem, type EffectivePolicy } from './deletion.js';
 import { runGraph } from './graph.js';
-import { loadResources, resourceEvent, setStackStatus, stateOf, target, writeResource, type Op } from './operation.js';
+import { dropResource, loadResources, resourceEvent, setPending, setStackStatus, stateOf, target, writeResource, type Op } from './operation.js';
 import { sameValue } from './plan.js';
 import { failureReason, updateResource } from './resource-calls.js';
 
@@ -101,7 +101,7 @@ export async function rollbackUpdate(
     if (p.action === 'created') {
       const v = r.version;
       if (v.physicalId === undefined) {
-        op.repo.deleteResource(op.stackId, id);
+        dropResource(op, id);
         continue;
       }
       items.push({
@@ -112,7 +112,7 @@ export async function rollbackUpdate(
         settle: (status, why) =>
           op.repo.tx(() => {
             resourceEvent(op, { logicalId: id, physicalId: v.physicalId, type: v.type, status, reason: why });
-            op.repo.deleteResource(op.stackId, id);
+            dropResource(op, id);
           }),
       });
     } else if (p.action === 'discard') {
@@ -122,12 +122,12 @@ export async function rollbackUpdate(
         item.settle = (status, why) =>
           op.repo.tx(() => {
             settle(status, why);
-            op.repo.updateResource(op.stackId, id, { pending: null });
+            setPending(op, id, null);
           });
         items.push(item);
       });
     } else {
-      op.repo.updateResource(op.stackId, id, { pending: null });
+      setPending(op, id, null);
     }
   }
   await deleteInOrder(op, items);

@@ -16,7 +16,7 @@ import { runDelete } from './delete.js';
 import { runDeploy, type Deployment } from './deploy.js';
 import { deleteInOrder, type DeleteItem } from './deletion.js';
 import { loadSsm, prepareEnvironment, pseudoParameters } from './environment.js';
-import { enqueue, guarded, openOp, resourceEvent, setStackStatus, type Op } from './operation.js';
+import { enqueue, guarded, openOp, resourceEvent, setPending, setStackStatus, type Op } from './operation.js';
 import { loadRegistry, lookup } from './resource-calls.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
 import * as T from './template-port.js';
@@ -97,6 +97,7 @@ export function startUpdate(ctx: Ctx, stack: StackRow, d: Deployment, journal: O
     op.repo.updateStack(stack.id, { op: JSON.stringify(journal) });
     setStackStatus(op, 'UPDATE_IN_PROGRESS', 'User Initiated');
   });
+  op.repo.flush(); // acknowledged before the response
   return enqueue(ctx.rt, stack.id, `update ${stack.name}`, () =>
     guarded(op, async () => {
       await settleLeftovers(op);
@@ -116,7 +117,7 @@ async function settleLeftovers(op: Op): Promise<void> {
     if (!p) continue;
     const cur = versionOf(r);
     const olds = [...(p.action === 'replaced' && p.prior && p.prior.physicalId !== cur.physicalId ? [p.prior] : []), ...(p.discard ?? [])];
-    op.repo.updateResource(op.stackId, r.logical_id, { pending: null });
+    setPending(op, r.logical_id, null);
     olds.forEach((old, i) =>
       items.push({
         key: `${r.logical_id}#${i}`,
@@ -140,6 +141,7 @@ export function startDelete(ctx: Ctx, stack: StackRow, journal: OperationJournal
     op.repo.updateStack(stack.id, { op: JSON.stringify(journal) });
     setStackStatus(op, 'DELETE_IN_PROGRESS', 'User Initiated');
   });
+  op.repo.flush(); // acknowledged before the response
   return enqueue(ctx.rt, stack.id, `delete ${stack.name}`, () =>
     guarded(op, () => runDelete(op, { ...(retain ? { retain } : {}), previousStatus, previousReason })),
   );
@@ -160,6 +162,7 @@ export function startContinueRollback(ctx: Ctx, stack: StackRow, skip: readonly 
   const journal = { ...(JSON.parse(stack.op ?? 'null') ?? newJournal('ROLLBACK')), ...(token ? { token } : {}) } as OperationJournal;
   const op = openOp(ctx.rt, rowOf(ctx, stack), journal);
   setStackStatus(op, 'UPDATE_ROLLBACK_IN_PROGRESS', 'User Initiated');
+  op.repo.flush();
   return enqueue(ctx.rt, stack.id, `continue rollback ${stack.name}`, () =>
     guarded(op, () => rollbackUpdate(op, null, { skip, resume: true })),
   );
