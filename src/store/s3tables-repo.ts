@@ -33,6 +33,8 @@ export type TableBucketCore = Pick<
   TableBucketRow,
   'account' | 'region' | 'name' | 'id' | 'type' | 'created_at' | 'encryption' | 'storage_class'
 >;
+/** Where a bucket lives: enough to address its namespaces and tables. */
+export type BucketKey = Pick<TableBucketRow, 'account' | 'region' | 'name'>;
 const BUCKET_CORE_COLUMNS = 'account, region, name, id, type, created_at, encryption, storage_class';
 
 export interface NamespaceRow {
@@ -83,9 +85,10 @@ export interface TableConfigRow {
 
 export type NewTableRow = TableRow & TableConfigRow;
 
+/** A listed table: account, region and bucket are those of the listing. */
 export type TableSummaryRow = Pick<
   TableRow,
-  'id' | 'account' | 'region' | 'bucket' | 'namespace' | 'name' | 'bucket_id' | 'namespace_id' | 'type' | 'created_at' | 'modified_at'
+  'id' | 'namespace' | 'name' | 'bucket_id' | 'namespace_id' | 'type' | 'created_at' | 'modified_at'
 >;
 
 /** Bucket-level columns a configuration call may set. */
@@ -98,7 +101,7 @@ export function prefixEnd(prefix: string): string {
   return `${prefix}\u{10FFFF}`;
 }
 
-const SUMMARY_COLUMNS = 'id, account, region, bucket, namespace, name, bucket_id, namespace_id, type, created_at, modified_at';
+const SUMMARY_COLUMNS = 'id, namespace, name, bucket_id, namespace_id, type, created_at, modified_at';
 const TABLE_COLUMNS =
   'id, account, region, bucket, namespace, name, bucket_id, namespace_id, owner, type, format, warehouse, version_token, ' +
   'metadata_location, created_at, created_by, modified_at, modified_by';
@@ -295,7 +298,7 @@ export class S3TablesRepo {
 
   /** Tables of one namespace by name. */
   listTablesInNamespace(
-    b: TableBucketCore,
+    b: BucketKey,
     namespace: string,
     opts: { prefix: string; after: string; limit: number },
   ): TableSummaryRow[] {
@@ -309,7 +312,7 @@ export class S3TablesRepo {
   }
 
   /** Tables of a whole bucket by (namespace, name). */
-  listTablesInBucket(b: TableBucketCore, opts: { after: [string, string]; limit: number }): TableSummaryRow[] {
+  listTablesInBucket(b: BucketKey, opts: { after: [string, string]; limit: number }): TableSummaryRow[] {
     return this.store
       .stmt(
         `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
@@ -321,7 +324,7 @@ export class S3TablesRepo {
 
   /** Tables of a whole bucket whose name starts with `prefix`, by (name, namespace). */
   listTablesByNamePrefix(
-    b: TableBucketCore,
+    b: BucketKey,
     opts: { prefix: string; after: [string, string]; limit: number },
   ): TableSummaryRow[] {
     return this.store

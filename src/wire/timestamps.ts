@@ -7,7 +7,8 @@ import type { TimestampFormat } from '../model/service-model.js';
 
 /** `2025-01-07T22:14:48.689000Z` — microsecond precision as the S3 Tables service prints. */
 export function isoMicros(date: Date): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  const iso = date.toISOString(); // always ends in `.sssZ`
+  return `${iso.slice(0, -1)}000Z`;
 }
 
 /** `2025-01-07T22:14:48.689Z` — the millisecond form query/XML services emit. */

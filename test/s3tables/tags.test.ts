@@ -75,5 +75,15 @@ describe('TagResource, UntagResource and ListTagsForResource', () => {
       404,
     );
     await expectError(s3t.send(new ListTagsForResourceCommand({ resourceArn: 'arn:aws:s3:::plain-bucket' })), 'BadRequestException', 400);
+    // UntagResource without its required tagKeys: AWS's validation error, not "no such operation".
+    const res = await fetch(`${t.endpoint}/tag/${encodeURIComponent(tb.bucketArn)}`, {
+      method: 'DELETE',
+      headers: { authorization: 'AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/s3tables/aws4_request, SignedHeaders=host, Signature=x' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-amzn-errortype')).toBe('BadRequestException');
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: Member must not be null",
+    );
   });
 });

@@ -48,7 +48,7 @@ export function tableArnOf(t: Pick<TableRow, 'account' | 'region' | 'bucket' | '
  * The bucket name of an ARN of the caller's. ARNs of another account, region, partition or service
  * name no bucket of the caller's: 404, as for a bucket that does not exist.
  */
-function bucketNameOf(ctx: Ctx, arn: string): string {
+export function bucketNameOf(ctx: Ctx, arn: string): string {
   const parsed = parseBucketArn(arn);
   if (!parsed) throw s3tErrors.bucketNotFound();
   if (parsed.service !== 's3tables' || parsed.partition !== ctx.partition) throw s3tErrors.bucketNotFound();
@@ -78,15 +78,14 @@ export function requireNamespace(ctx: Ctx, bucket: TableBucketCore, name: string
 
 /** A table by bucket ARN + namespace + name (the path labels of the table operations). */
 export function requireTable(ctx: Ctx, input: { tableBucketARN?: string; namespace?: string; name?: string }): TableRow {
+  // One lookup on the hot path (catalogs call GetTableMetadataLocation on every commit): a table
+  // implies its bucket and namespace; only a miss needs to say which of them is missing.
+  const bucketName = bucketNameOf(ctx, input.tableBucketARN!);
+  const table = repo(ctx).getTableByName(ctx.account, ctx.region, bucketName, input.namespace!, input.name!);
+  if (table) return table;
   const bucket = requireBucket(ctx, input.tableBucketARN!);
-  const table = repo(ctx).getTableByName(bucket.account, bucket.region, bucket.name, input.namespace!, input.name!);
-  if (!table) {
-    if (!repo(ctx).getNamespace(bucket.account, bucket.region, bucket.name, input.namespace!)) {
-      throw s3tErrors.namespaceNotFound();
-    }
-    throw s3tErrors.tableNotFound();
-  }
-  return table;
+  requireNamespace(ctx, bucket, input.namespace!);
+  throw s3tErrors.tableNotFound();
 }
 
 /** A table by its ARN (`…:bucket/<name>/table/<id>`). */

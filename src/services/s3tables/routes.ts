@@ -6,7 +6,7 @@
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
 import { AwsError } from '../../wire/errors.js';
-import type { WireRequest } from '../../wire/http.js';
+import { safeDecode, type WireRequest } from '../../wire/http.js';
 import { restJsonCodec } from '../../wire/rest-json.js';
 import type { Handler, ServiceRoutes } from '../registry.js';
 import * as provider from './provider.js';
@@ -19,16 +19,27 @@ import * as provider from './provider.js';
  */
 function unknownOperation(req: WireRequest): AwsError {
   const model = serviceModel('s3tables');
-  const path = req.rawPath.length > 1 ? req.rawPath.replace(/\/$/, '') : req.rawPath;
+  const parts = req.rawPath.split('/').filter((p) => p !== '');
   for (const [name, op] of Object.entries(model.operations)) {
-    const uri = op.http.requestUri.split('?')[0];
-    if (op.http.method !== req.method || uri !== path || uri.includes('{') || !op.input) continue;
+    if (op.http.method !== req.method || !op.input) continue;
+    const template = op.http.requestUri.split('?')[0]!.split('/').filter((p) => p !== '');
+    if (template.length !== parts.length) continue;
+    const labels: Record<string, string> = {};
+    const same = template.every((seg, i) => {
+      const label = /^\{(.+)\}$/.exec(seg);
+      if (!label) return seg === parts[i];
+      labels[label[1]!] = safeDecode(parts[i]!);
+      return true;
+    });
+    if (!same) continue;
     const members = model.shapes[op.input.shape]?.members ?? {};
     const input: Record<string, unknown> = {};
     for (const [member, ref] of Object.entries(members)) {
+      const wire = ref.locationName ?? member;
+      if (ref.location === 'uri') input[member] = labels[wire];
       if (ref.location !== 'querystring') continue;
-      const value = req.query.find(([k]) => k === (ref.locationName ?? member))?.[1];
-      if (value !== undefined) input[member] = value;
+      const values = req.query.filter(([k]) => k === wire).map(([, v]) => v);
+      if (values.length > 0) input[member] = model.shapes[ref.shape]?.type === 'list' ? values : values[0];
     }
     const message = validationMessage(model, name, input);
     if (message) return new AwsError('BadRequestException', message, 400);

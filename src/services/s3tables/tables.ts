@@ -10,6 +10,8 @@ import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
 import type { NewTableRow, TableRow, TableSummaryRow } from '../../store/s3tables-repo.js';
 import {
+  bucketArnOf,
+  bucketNameOf,
   checkEncryption,
   checkTags,
   DEFAULT_PAGE_SIZE,
@@ -28,7 +30,7 @@ import {
 } from './common.js';
 import { s3tErrors } from './errors.js';
 import { planTableMetadata, renderTableMetadata, type MetadataPlan } from './metadata.js';
-import { newId, newVersionToken, validTableName, warehouseBucketName, warehouseBucketOf } from './naming.js';
+import { newId, newVersionToken, tableArn, validTableName, warehouseBucketName, warehouseBucketOf } from './naming.js';
 import { createWarehouseBucket, schedulePurge, writeWarehouseObject } from './warehouse.js';
 
 const METADATA_SUFFIXES = ['.metadata.json', '.metadata.json.gz'];
@@ -126,12 +128,12 @@ export async function createTable(ctx: Ctx, input: S3T.CreateTableRequest): Prom
   }
 }
 
-function tableSummary(t: TableSummaryRow, partition: string): S3T.TableSummary {
+function tableSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
   return {
     namespace: [t.namespace],
     name: t.name,
     type: t.type as S3T.TableType,
-    tableARN: tableArnOf(t, partition),
+    tableARN: tableArn(bucketArn, t.id),
     createdAt: new Date(t.created_at),
     modifiedAt: new Date(t.modified_at),
     namespaceId: t.namespace_id,
@@ -177,14 +179,14 @@ export function getTable(ctx: Ctx, input: S3T.GetTableRequest): S3T.GetTableResp
 
 export function listTables(ctx: Ctx, input: S3T.ListTablesRequest): S3T.ListTablesResponse {
   validate('ListTables', input);
-  const b = requireBucket(ctx, input.tableBucketARN!);
+  // The listing runs first: rows prove the bucket (and namespace) exist; only an empty page checks.
+  const b = { account: ctx.account, region: ctx.region, name: bucketNameOf(ctx, input.tableBucketARN!) };
   const r = repo(ctx);
   const limit = input.maxTables ?? DEFAULT_PAGE_SIZE;
   const filters = { bucket: b.name, namespace: input.namespace, prefix: input.prefix };
   let rows: TableSummaryRow[];
   let keyOf: (t: TableSummaryRow) => string[];
   if (input.namespace !== undefined) {
-    requireNamespace(ctx, b, input.namespace);
     const after = decodeToken(input.continuationToken, 'tables', filters, 1)?.[0] ?? '';
     rows = r.listTablesInNamespace(b, input.namespace, { prefix: input.prefix ?? '', after, limit: limit + 1 });
     keyOf = (t) => [t.name];
@@ -197,9 +199,14 @@ export function listTables(ctx: Ctx, input: S3T.ListTablesRequest): S3T.ListTabl
     rows = r.listTablesInBucket(b, { after, limit: limit + 1 });
     keyOf = (t) => [t.namespace, t.name];
   }
+  if (rows.length === 0) {
+    const bucket = requireBucket(ctx, input.tableBucketARN!);
+    if (input.namespace !== undefined) requireNamespace(ctx, bucket, input.namespace);
+  }
   const page = rows.slice(0, limit);
+  const bucketArn = bucketArnOf(b, ctx.partition);
   return {
-    tables: page.map((t) => tableSummary(t, ctx.partition)),
+    tables: page.map((t) => tableSummary(t, bucketArn)),
     continuationToken: rows.length > limit ? encodeToken('tables', filters, keyOf(page[page.length - 1]!)) : undefined,
   };
 }
