@@ -82,7 +82,7 @@ export async function deleteInOrder(op: Op, items: DeleteItem[]): Promise<string
       it.settle('DELETE_COMPLETE', null);
       return true;
     },
-    { stopOnFailure: false },
+    { stopOnFailure: false, batch: (starts) => op.rt.meta.tx(starts) },
   );
   return failed;
 }

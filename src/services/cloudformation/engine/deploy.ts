@@ -249,7 +249,7 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
         return false;
       }
     },
-    { stopOnFailure: true },
+    { stopOnFailure: true, batch: (starts) => op.rt.meta.tx(starts) },
   );
   const wasCancelled = cancelled.delete(op.stackId);
 

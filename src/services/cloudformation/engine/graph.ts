@@ -4,6 +4,8 @@
  * nothing new starts, and the work already running is awaited, as CloudFormation lets in-flight
  * resources finish. A node whose prerequisites failed is skipped. A cycle (impossible for a
  * validated template, possible for hand-edited rows) never hangs: the rest runs one at a time.
+ * `batch` wraps each wave of starts: the synchronous part of every piece of work started together
+ * (for in-process providers, usually all of it) then shares one store transaction.
  */
 
 export interface GraphResult {
@@ -17,7 +19,7 @@ export async function runGraph(
   nodes: readonly string[],
   prerequisites: (id: string) => readonly string[],
   work: (id: string) => Promise<boolean>,
-  opts: { stopOnFailure: boolean },
+  opts: { stopOnFailure: boolean; batch?: (starts: () => void) => void },
 ): Promise<GraphResult> {
   const inSet = new Set(nodes);
   const waiting = new Set(nodes);
@@ -56,6 +58,11 @@ export async function runGraph(
         });
     };
     const launch = () => {
+      if (opts.batch) opts.batch(launchWave);
+      else launchWave();
+      if (inflight === 0) finish();
+    };
+    const launchWave = () => {
       if (!stopped) {
         let progress = true;
         while (progress) {
@@ -76,10 +83,8 @@ export async function runGraph(
           // Only a cycle can leave nodes waiting with nothing running: break it.
           const next = waiting.values().next().value as string;
           start(next);
-          return;
         }
       }
-      if (inflight === 0) finish();
     };
     launch();
   });
