@@ -6,6 +6,7 @@
  */
 import {
   CancelUpdateStackCommand,
+  ContinueUpdateRollbackCommand,
   CreateStackCommand,
   DeleteStackCommand,
   DescribeStackEventsCommand,
@@ -17,6 +18,7 @@ import {
   GetTemplateSummaryCommand,
   ListStackResourcesCommand,
   ListStacksCommand,
+  RollbackStackCommand,
   SetStackPolicyCommand,
   UpdateStackCommand,
   UpdateTerminationProtectionCommand,
@@ -309,7 +311,18 @@ describe('CreateStack and the reads', () => {
     expect(await cfn.send(new GetStackPolicyCommand({ StackName: 'api-upd' }))).not.toHaveProperty('StackPolicyBody');
     await cfn.send(new SetStackPolicyCommand({ StackName: 'api-upd', StackPolicyBody: policy }));
     expect((await cfn.send(new GetStackPolicyCommand({ StackName: 'api-upd' }))).StackPolicyBody).toBe(policy);
-    expect(await fails(cfn.send(new CancelUpdateStackCommand({ StackName: 'api-upd' })))).toMatchObject({ name: 'ValidationError' });
+    expect(await fails(cfn.send(new CancelUpdateStackCommand({ StackName: 'api-upd' })))).toMatchObject({
+      name: 'ValidationError',
+      message: 'CancelUpdateStack cannot be called from current stack status UPDATE_COMPLETE.',
+    });
+    expect(await fails(cfn.send(new RollbackStackCommand({ StackName: 'api-upd' })))).toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringMatching(/is in UPDATE_COMPLETE state and can not be rolled back\.$/),
+    });
+    expect(await fails(cfn.send(new ContinueUpdateRollbackCommand({ StackName: 'api-upd' })))).toMatchObject({ name: 'ValidationError' });
+    expect(
+      await fails(cfn.send(new DescribeStackResourcesCommand({ StackName: 'api-upd', PhysicalResourceId: 'x' }))),
+    ).toMatchObject({ name: 'ValidationError', message: 'Cannot specify both StackName and PhysicalResourceId' });
   });
 });
 

@@ -160,6 +160,7 @@ describe('rollback', () => {
       'A UPDATE_IN_PROGRESS',
       'A UPDATE_COMPLETE',
       'lc-upd UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
+      'Clash DELETE_COMPLETE',
       'Fresh DELETE_IN_PROGRESS',
       'Fresh DELETE_COMPLETE',
       'lc-upd UPDATE_ROLLBACK_COMPLETE',

@@ -5,6 +5,7 @@
  * GetAtt, ParentId/RootId, update and delete through the parent, a failing child rolled back.
  */
 import {
+  ContinueUpdateRollbackCommand,
   CreateStackCommand,
   DeleteStackCommand,
   DescribeStacksCommand,
@@ -13,7 +14,7 @@ import {
   UpdateStackCommand,
   type CloudFormationClient,
 } from '@aws-sdk/client-cloudformation';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { allEvents, cfnClient, queue, stackStatus, tpl } from './support.js';
@@ -147,5 +148,34 @@ describe('nested stacks', () => {
     );
     const childId = /Embedded stack (\S+) was/.exec(reason)![1]!;
     expect(await stackStatus(cfn, childId)).toBe('DELETE_COMPLETE');
+  });
+
+  it('ends UPDATE_ROLLBACK_FAILED when a child cannot be put back, and ContinueUpdateRollback skips it', async () => {
+    await put('v1.json', tpl({ Q: queue({ DelaySeconds: 1 }) }));
+    await put('v2.json', tpl({ Q: queue({ DelaySeconds: 2 }) }));
+    const parent = (version: string, extra: Record<string, unknown> = {}) =>
+      tpl({ Child: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: `s3://templates/${version}.json` } }, ...extra });
+    await cfn.send(new CreateStackCommand({ StackName: 'nest-stuck', TemplateBody: parent('v1') }));
+    expect(await stackStatus(cfn, 'nest-stuck')).toBe('CREATE_COMPLETE');
+    await expect(cfn.send(new ContinueUpdateRollbackCommand({ StackName: 'nest-stuck' }))).rejects.toMatchObject({ name: 'ValidationError' });
+    // The child's current template disappears, then an update changes the child and fails later:
+    // putting the child back needs the template that is gone.
+    await s3.send(new DeleteObjectCommand({ Bucket: 'templates', Key: 'v1.json' }));
+    await cfn.send(
+      new UpdateStackCommand({ StackName: 'nest-stuck', TemplateBody: parent('v2', { Bad: { ...queue({ Bogus: 1 }), DependsOn: 'Child' } }) }),
+    );
+    const stuck = (await cfn.send(new DescribeStacksCommand({ StackName: 'nest-stuck' }))).Stacks![0]!;
+    expect(stuck.StackStatus).toBe('UPDATE_ROLLBACK_FAILED');
+    expect(stuck.StackStatusReason).toBe('The following resource(s) failed to update: [Child]. ');
+    await cfn.send(new ContinueUpdateRollbackCommand({ StackName: 'nest-stuck', ResourcesToSkip: ['Child'] }));
+    expect(await stackStatus(cfn, 'nest-stuck')).toBe('UPDATE_ROLLBACK_COMPLETE');
+    const lines = (await allEvents(cfn, 'nest-stuck')).map((e) => `${e.LogicalResourceId} ${e.ResourceStatus}`);
+    expect(lines.slice(-5)).toEqual([
+      'nest-stuck UPDATE_ROLLBACK_IN_PROGRESS',
+      'Child UPDATE_COMPLETE',
+      'nest-stuck UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
+      'Bad DELETE_COMPLETE',
+      'nest-stuck UPDATE_ROLLBACK_COMPLETE',
+    ]);
   });
 });

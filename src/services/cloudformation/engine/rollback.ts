@@ -101,6 +101,7 @@ export async function rollbackUpdate(
     if (p.action === 'created') {
       const v = r.version;
       if (v.physicalId === undefined) {
+        resourceEvent(op, { logicalId: id, physicalId: null, type: v.type, status: 'DELETE_COMPLETE' });
         dropResource(op, id);
         continue;
       }
