@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // `import … from 'overcast'` (test/examples) resolves to the built dist/, loaded as Node loads it
+    // for a consumer (from node_modules) rather than transformed module by module.
+    server: { deps: { external: [/\/dist\//] } },
   },
 });

@@ -1,6 +1,511 @@
 /**
- * Overcast's programmatic entry point. (The in-process test API, startOvercast, lands with the
- * CDK and IaC-testing work; for now the server can be started directly.)
+ * Overcast's programmatic entry point, the package's main export. `startOvercast()` starts an
+ * Overcast server inside the calling process (in memory, on an ephemeral 127.0.0.1 port) for IaC
+ * unit tests: SDK clients and child processes reach it at `endpoint`, while `deployStack` and
+ * `deleteStack` drive the CloudFormation engine in-process — the same provider functions the
+ * CloudFormation API calls, never HTTP to itself — and wait for the stack operation to settle.
+ * A deploy that fails rejects with a `DeployStackError` carrying the stack's failure events.
  */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type * as CFN from '@aws-sdk/client-cloudformation';
+import { configFromEnv, type OvercastConfig } from './config.js';
+import type { LogLevel } from './log.js';
+import { internalCtx, type Ctx } from './server/runtime.js';
+import { startServer, type RunningServer } from './server/server.js';
+import { isAwsError } from './wire/errors.js';
+import { accountFromAccessKey } from './wire/sigv4.js';
+
 export { startServer, type RunningServer } from './server/server.js';
 export { configFromEnv, type OvercastConfig } from './config.js';
+
+/** Options of {@link startOvercast}. Everything is optional. */
+export interface StartOvercastOptions {
+  /** Address to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** Port to listen on; `0` (the default) picks a free one. */
+  port?: number;
+  /** Keep state in this directory instead of in memory (the default). */
+  dataDir?: string;
+  /** Region of the returned client settings and of `deployStack`. Default `us-east-1`. */
+  region?: string;
+  /**
+   * Credentials of the returned client settings. The account Overcast derives from the access key
+   * (a 12-digit key is that account, anything else `000000000000`) is the one `deployStack` uses.
+   * Default `test` / `test`.
+   */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Server log level (to stderr). Default `warn`. */
+  logLevel?: LogLevel;
+  /** Fail resource types Overcast only stores instead of accepting them. Default false. */
+  strictResources?: boolean;
+  /**
+   * Load the CloudFormation engine, the resource-type index and the service models while the
+   * server starts (concurrently with it), so that the first `deployStack` and the first SDK
+   * requests cost what every later one does. `false` loads them on first use instead, for the
+   * lightest start. Default true.
+   */
+  warm?: boolean;
+}
+
+/** Settings for any `@aws-sdk/*` client constructor: `new S3TablesClient(overcast.clientConfig)`. */
+export interface ClientConfig {
+  endpoint: string;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  /** S3 must use path-style addressing against a loopback endpoint. */
+  forcePathStyle: true;
+}
+
+/** A parameter value; lists are joined with commas (CommaDelimitedList, List<…>). */
+export type ParameterValue = string | number | boolean | readonly string[];
+
+/** What {@link Overcast.deployStack} deploys. Give exactly one of `template`, `templateFile`, `templateBody`. */
+export interface DeployStackOptions {
+  /** The stack's name; an existing stack of that name is updated. */
+  stackName: string;
+  /** The template as an object, e.g. `Template.fromStack(stack).toJSON()` from aws-cdk-lib/assertions. */
+  template?: object;
+  /** Path of a JSON or YAML template file. */
+  templateFile?: string;
+  /** The template text, JSON or YAML. */
+  templateBody?: string;
+  /** Parameter values by name; parameters left out take their defaults (or, on update, their previous values). */
+  parameters?: Record<string, ParameterValue>;
+  /** Capabilities to acknowledge. Default: CAPABILITY_IAM, CAPABILITY_NAMED_IAM and CAPABILITY_AUTO_EXPAND. */
+  capabilities?: string[];
+  /** Stack tags. */
+  tags?: Record<string, string>;
+  /** Leave a failed stack as it is (`CREATE_FAILED` / `UPDATE_FAILED`) instead of rolling back. */
+  disableRollback?: boolean;
+  /** Give up waiting after this many milliseconds. Default 300,000. */
+  timeoutMs?: number;
+  /**
+   * A CDK-synthesized template reads the bootstrap version from SSM (`BootstrapVersion`, default
+   * `/cdk-bootstrap/hnb659fds/version`) and fails without `cdk bootstrap`. When this is true (the
+   * default) and that SSM parameter is missing, `deployStack` creates it with the version the
+   * current bootstrap template writes, so a stack from `Template.fromStack()` deploys as is.
+   */
+  cdkBootstrapVersion?: boolean;
+}
+
+/** One resource of a deployed stack. */
+export interface DeployedResource {
+  logicalId: string;
+  physicalId: string;
+  type: string;
+  status: string;
+}
+
+/** What {@link Overcast.deployStack} resolves with. */
+export interface DeployStackResult {
+  stackName: string;
+  stackId: string;
+  /** `CREATE_COMPLETE` or `UPDATE_COMPLETE` (or the unchanged status when there was nothing to do). */
+  status: string;
+  /** False when the template and parameters matched the deployed stack ("No updates are to be performed."). */
+  changed: boolean;
+  /** Output values by OutputKey. */
+  outputs: Record<string, string>;
+  /** Physical resource ids by logical id. */
+  physicalResourceIds: Record<string, string>;
+  /** Every resource of the stack, in creation order. */
+  resources: DeployedResource[];
+  /** The stack's events of this operation, oldest first. */
+  events: CFN.StackEvent[];
+}
+
+/** One failure CloudFormation recorded: a resource (or the stack) that ended `*_FAILED`, and why. */
+export interface StackFailure {
+  logicalId: string;
+  type: string;
+  status: string;
+  reason: string;
+}
+
+/**
+ * The rejection of a stack operation that did not succeed: a deploy that rolled back (or failed
+ * with rollback disabled), or a delete that ended `DELETE_FAILED`. `failures` holds the
+ * `*_FAILED` events with their reasons, `events` every event of the operation, oldest first.
+ */
+export class DeployStackError extends Error {
+  override readonly name = 'DeployStackError';
+  constructor(
+    message: string,
+    /** The stack's name. */
+    readonly stackName: string,
+    /** The stack's ARN. */
+    readonly stackId: string,
+    /** The status the operation ended in, e.g. `ROLLBACK_COMPLETE`, `UPDATE_ROLLBACK_COMPLETE`. */
+    readonly status: string,
+    /** The `*_FAILED` events of the operation, oldest first. */
+    readonly failures: StackFailure[],
+    /** Every event of the operation, oldest first. */
+    readonly events: CFN.StackEvent[],
+  ) {
+    super(message);
+  }
+}
+
+/** A running in-process Overcast, returned by {@link startOvercast}. */
+export interface Overcast {
+  /** Base URL of the server, e.g. `http://127.0.0.1:39123`. */
+  readonly endpoint: string;
+  readonly region: string;
+  /** The account resources are created in (derived from the access key). */
+  readonly accountId: string;
+  readonly credentials: { accessKeyId: string; secretAccessKey: string };
+  /** Settings for any `@aws-sdk/*` client: `new S3Client(overcast.clientConfig)`. */
+  readonly clientConfig: ClientConfig;
+  /** Environment variables pointing AWS CLIs and SDKs in child processes at this server. */
+  readonly env: Record<string, string>;
+  /** The underlying server (runtime, reset, close). */
+  readonly server: RunningServer;
+  /**
+   * Creates the stack, or updates it if it exists, and resolves once it is `CREATE_COMPLETE` or
+   * `UPDATE_COMPLETE`. Rejects with a {@link DeployStackError} when the stack rolls back, and
+   * with the CloudFormation API's own error (`name` `ValidationError`,
+   * `InsufficientCapabilitiesException`, …) when the request itself is refused.
+   */
+  deployStack(options: DeployStackOptions): Promise<DeployStackResult>;
+  /**
+   * Deletes a stack and resolves once it is `DELETE_COMPLETE` (at once if there is no such stack).
+   * Rejects with a {@link DeployStackError} when it ends `DELETE_FAILED`.
+   */
+  deleteStack(stackName: string, options?: { timeoutMs?: number }): Promise<void>;
+  /** Wipes all state (stacks, buckets, tables, parameters) while the server keeps running. */
+  reset(): Promise<void>;
+  /** Stops the server after finishing background work. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const ALL_CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
+const TEMPLATE_BODY_MAX_BYTES = 51_200;
+const DEFAULT_TIMEOUT_MS = 300_000;
+/** The version `cdk bootstrap` (aws-cdk 2.1148) writes to `/cdk-bootstrap/<qualifier>/version`. */
+const CDK_BOOTSTRAP_VERSION = '33';
+const CDK_BOOTSTRAP_PARAMETER = /^\/cdk-bootstrap\/[A-Za-z0-9_-]+\/version$/;
+
+type CfnProvider = typeof import('./services/cloudformation/provider.js');
+type Operation = typeof import('./services/cloudformation/engine/operation.js');
+type TemplatePort = typeof import('./services/cloudformation/engine/template-port.js');
+
+interface Engine {
+  cfn: CfnProvider;
+  settled: Operation['settled'];
+  parse: TemplatePort['parse'];
+}
+
+let engine: Promise<Engine> | undefined;
+
+/** The CloudFormation provider and the engine's settle hook, imported once. */
+function loadEngine(): Promise<Engine> {
+  engine ??= (async () => {
+    const [cfn, op, start, port] = await Promise.all([
+      import('./services/cloudformation/provider.js'),
+      import('./services/cloudformation/engine/operation.js'),
+      import('./services/cloudformation/engine/start.js'),
+      import('./services/cloudformation/engine/template-port.js'),
+    ]);
+    await start.loadEngine();
+    return { cfn, settled: op.settled, parse: port.parse };
+  })();
+  return engine;
+}
+
+/** Everything a first deploy and the first SDK requests would otherwise load on demand. */
+async function warmUp(): Promise<void> {
+  await loadEngine();
+  const [{ resourceType }, { serviceModel }, { SERVICES }] = await Promise.all([
+    import('./services/cloudformation/spec.js'),
+    import('./model/service-model.js'),
+    import('./services/registry.js'),
+  ]);
+  resourceType('AWS::S3Tables::TableBucket');
+  for (const service of SERVICES) {
+    await service.load();
+    serviceModel(service.id);
+  }
+}
+
+function isNoUpdates(err: unknown): boolean {
+  return isAwsError(err) && err.code === 'ValidationError' && err.message === 'No updates are to be performed.';
+}
+
+function isMissingStack(err: unknown): boolean {
+  return isAwsError(err) && err.code === 'ValidationError' && / does not exist$/.test(err.message);
+}
+
+function parameterList(values: Record<string, ParameterValue> | undefined): CFN.Parameter[] {
+  return Object.entries(values ?? {}).map(([key, value]) => ({
+    ParameterKey: key,
+    ParameterValue: Array.isArray(value) ? value.join(',') : String(value),
+  }));
+}
+
+async function templateTextOf(o: DeployStackOptions): Promise<string> {
+  const given = [o.template !== undefined, o.templateFile !== undefined, o.templateBody !== undefined].filter(Boolean).length;
+  if (given !== 1) throw new TypeError('deployStack: give exactly one of template, templateFile or templateBody');
+  if (o.template !== undefined) return JSON.stringify(o.template);
+  if (o.templateFile !== undefined) return readFile(o.templateFile, 'utf8');
+  return o.templateBody!;
+}
+
+function failuresOf(events: CFN.StackEvent[]): StackFailure[] {
+  return events
+    .filter((e) => e.ResourceStatus?.endsWith('_FAILED') && e.ResourceStatusReason)
+    .map((e) => ({
+      logicalId: e.LogicalResourceId ?? '',
+      type: e.ResourceType ?? '',
+      status: e.ResourceStatus ?? '',
+      reason: e.ResourceStatusReason ?? '',
+    }));
+}
+
+function failureMessage(verb: string, stack: CFN.Stack, failures: StackFailure[]): string {
+  const lines = [`Stack ${stack.StackName} failed to ${verb}: ${stack.StackStatus}`];
+  const resourceFailures = failures.filter((f) => f.type !== 'AWS::CloudFormation::Stack');
+  for (const f of resourceFailures.length ? resourceFailures : failures) {
+    lines.push(`  ${f.logicalId} (${f.type}) ${f.status}: ${f.reason}`);
+  }
+  if (!failures.length && stack.StackStatusReason) lines.push(`  ${stack.StackStatusReason}`);
+  return lines.join('\n');
+}
+
+/**
+ * Starts Overcast in this process: in memory, on an ephemeral 127.0.0.1 port, with test
+ * credentials. Stop it with `stop()` (e.g. in `afterAll`).
+ *
+ * @example
+ * ```ts
+ * const overcast = await startOvercast();
+ * const { outputs } = await overcast.deployStack({ stackName: 'Tables', template: Template.fromStack(stack).toJSON() });
+ * const s3tables = new S3TablesClient(overcast.clientConfig);
+ * await overcast.stop();
+ * ```
+ */
+export async function startOvercast(options: StartOvercastOptions = {}): Promise<Overcast> {
+  const config: OvercastConfig = {
+    ...configFromEnv({}),
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    dataDir: options.dataDir,
+    logLevel: options.logLevel ?? 'warn',
+    strictResources: options.strictResources ?? false,
+  };
+  // Warm-up failures are not fatal: whatever failed to load is loaded (and reported) on first use.
+  let warmError: unknown;
+  const warming = options.warm === false ? undefined : warmUp().catch((err) => void (warmError = err));
+  const server = await startServer(config);
+  const rt = server.runtime;
+  if (warming) await warming;
+  if (warmError) rt.log.warn('warming the CloudFormation engine failed', warmError);
+  const region = options.region ?? 'us-east-1';
+  const credentials = { ...(options.credentials ?? { accessKeyId: 'test', secretAccessKey: 'test' }) };
+  const accountId = accountFromAccessKey(credentials.accessKeyId);
+
+  const ctx = (): Ctx => internalCtx(rt, accountId, region, randomUUID());
+
+  const ready = loadEngine;
+
+  /** Waits until no operation of the stack runs, then reads it (by ARN, so deleted stacks too). */
+  async function settle(e: Engine, stackId: string, timeoutMs: number): Promise<CFN.Stack> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await e.settled(rt, stackId, Math.max(1, deadline - Date.now()));
+      const stack = (await e.cfn.describeStacks(ctx(), { StackName: stackId })).Stacks![0]!;
+      const status = stack.StackStatus ?? '';
+      if (!status.endsWith('_IN_PROGRESS') || status === 'REVIEW_IN_PROGRESS') return stack;
+      if (Date.now() >= deadline) throw new Error(`Stack ${stack.StackName} still ${status} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async function describe(e: Engine, name: string): Promise<CFN.Stack | undefined> {
+    try {
+      return (await e.cfn.describeStacks(ctx(), { StackName: name })).Stacks![0];
+    } catch (err) {
+      if (isMissingStack(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async function eventsOf(e: Engine, stackId: string, operationId: string | undefined, since: number): Promise<CFN.StackEvent[]> {
+    const out: CFN.StackEvent[] = [];
+    let token: string | undefined;
+    // Newest first: stop at the first event older than the operation.
+    pages: do {
+      const page = e.cfn.describeStackEvents(ctx(), { StackName: stackId, ...(token ? { NextToken: token } : {}) });
+      for (const ev of page.StackEvents ?? []) {
+        const ours = operationId ? ev.OperationId === operationId : (ev.Timestamp?.getTime() ?? 0) >= since;
+        if (!ours && (ev.Timestamp?.getTime() ?? 0) < since) break pages;
+        if (ours) out.push(ev);
+      }
+      token = page.NextToken;
+    } while (token);
+    return out.reverse();
+  }
+
+  function resourcesOf(e: Engine, stackId: string): DeployedResource[] {
+    const out: DeployedResource[] = [];
+    let token: string | undefined;
+    do {
+      const page = e.cfn.listStackResources(ctx(), { StackName: stackId, ...(token ? { NextToken: token } : {}) });
+      for (const r of page.StackResourceSummaries ?? []) {
+        out.push({
+          logicalId: r.LogicalResourceId ?? '',
+          physicalId: r.PhysicalResourceId ?? '',
+          type: r.ResourceType ?? '',
+          status: r.ResourceStatus ?? '',
+        });
+      }
+      token = page.NextToken;
+    } while (token);
+    return out;
+  }
+
+  function resultOf(e: Engine, stack: CFN.Stack, changed: boolean, events: CFN.StackEvent[]): DeployStackResult {
+    const resources = resourcesOf(e, stack.StackId!);
+    return {
+      stackName: stack.StackName!,
+      stackId: stack.StackId!,
+      status: stack.StackStatus!,
+      changed,
+      outputs: Object.fromEntries((stack.Outputs ?? []).map((o) => [o.OutputKey!, o.OutputValue ?? ''])),
+      physicalResourceIds: Object.fromEntries(resources.map((r) => [r.logicalId, r.physicalId])),
+      resources,
+      events,
+    };
+  }
+
+  /** TemplateBody when it fits the API's limit, else a TemplateURL to a staging object in Overcast's S3. */
+  async function templateSource(text: string): Promise<{ TemplateBody: string } | { TemplateURL: string }> {
+    if (Buffer.byteLength(text, 'utf8') <= TEMPLATE_BODY_MAX_BYTES) return { TemplateBody: text };
+    const s3 = await import('./services/s3/provider.js');
+    const c = ctx();
+    const bucket = `overcast-templates-${accountId}-${region}`;
+    try {
+      s3.createBucket(c, { Bucket: bucket }, { internal: true });
+    } catch (err) {
+      if (!isAwsError(err) || err.code !== 'BucketAlreadyOwnedByYou') throw err;
+    }
+    const key = `${randomUUID()}.template`;
+    await s3.putObject(c, { Bucket: bucket, Key: key, Body: Readable.from([Buffer.from(text, 'utf8')]) });
+    return { TemplateURL: `s3://${bucket}/${key}` };
+  }
+
+  /** Creates the CDK bootstrap-version SSM parameters a template reads by default, when missing. */
+  async function ensureCdkBootstrapVersion(e: Engine, o: DeployStackOptions, text: string): Promise<void> {
+    let doc: { Parameters?: Record<string, { Type?: unknown; Default?: unknown }> };
+    try {
+      doc = (o.template as typeof doc | undefined) ?? (e.parse(text) as typeof doc);
+    } catch {
+      return; // the deploy itself reports the template's error
+    }
+    const wanted = Object.entries(doc.Parameters ?? {}).filter(
+      ([key, p]) =>
+        typeof p?.Type === 'string' &&
+        p.Type.startsWith('AWS::SSM::Parameter::Value<') &&
+        typeof p.Default === 'string' &&
+        CDK_BOOTSTRAP_PARAMETER.test(p.Default) &&
+        o.parameters?.[key] === undefined,
+    );
+    if (!wanted.length) return;
+    const ssm = await import('./services/ssm/provider.js');
+    for (const [, p] of wanted) {
+      const name = p.Default as string;
+      try {
+        ssm.getParameter(ctx(), { Name: name });
+      } catch (err) {
+        if (!isAwsError(err) || err.code !== 'ParameterNotFound') throw err;
+        ssm.putParameter(ctx(), { Name: name, Type: 'String', Value: CDK_BOOTSTRAP_VERSION });
+      }
+    }
+  }
+
+  async function deleteAndWait(e: Engine, stack: CFN.Stack, timeoutMs: number): Promise<void> {
+    const since = Date.now();
+    await e.cfn.deleteStack(ctx(), { StackName: stack.StackId! });
+    const after = await settle(e, stack.StackId!, timeoutMs);
+    if (after.StackStatus === 'DELETE_COMPLETE') return;
+    const events = await eventsOf(e, stack.StackId!, undefined, since);
+    const failures = failuresOf(events);
+    throw new DeployStackError(failureMessage('delete', after, failures), after.StackName!, after.StackId!, after.StackStatus!, failures, events);
+  }
+
+  async function deployStack(o: DeployStackOptions): Promise<DeployStackResult> {
+    if (!o || typeof o.stackName !== 'string') throw new TypeError('deployStack: stackName is required');
+    const e = await ready();
+    const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const text = await templateTextOf(o);
+    if (o.cdkBootstrapVersion !== false) await ensureCdkBootstrapVersion(e, o, text);
+    const source = await templateSource(text);
+    const common = {
+      StackName: o.stackName,
+      ...source,
+      Parameters: parameterList(o.parameters),
+      Capabilities: (o.capabilities ?? ALL_CAPABILITIES) as CFN.Capability[],
+      ...(o.tags ? { Tags: Object.entries(o.tags).map(([Key, Value]) => ({ Key, Value })) } : {}),
+      ...(o.disableRollback ? { DisableRollback: true } : {}),
+    };
+    let existing = await describe(e, o.stackName);
+    // As the CDK does: a stack that never got created (or a change set's empty stack) is deleted first.
+    if (existing && ['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'REVIEW_IN_PROGRESS'].includes(existing.StackStatus ?? '')) {
+      await deleteAndWait(e, existing, timeoutMs);
+      existing = undefined;
+    }
+    const since = Date.now();
+    let started: { StackId?: string; OperationId?: string };
+    if (!existing) {
+      started = await e.cfn.createStack(ctx(), common);
+    } else {
+      try {
+        started = await e.cfn.updateStack(ctx(), common);
+      } catch (err) {
+        if (!isNoUpdates(err)) throw err;
+        const current = await settle(e, existing.StackId!, timeoutMs);
+        return resultOf(e, current, false, []);
+      }
+    }
+    const stack = await settle(e, started.StackId!, timeoutMs);
+    const events = await eventsOf(e, stack.StackId!, started.OperationId, since);
+    if (stack.StackStatus === 'CREATE_COMPLETE' || stack.StackStatus === 'UPDATE_COMPLETE') {
+      return resultOf(e, stack, true, events);
+    }
+    const failures = failuresOf(events);
+    throw new DeployStackError(failureMessage('deploy', stack, failures), stack.StackName!, stack.StackId!, stack.StackStatus!, failures, events);
+  }
+
+  async function deleteStack(stackName: string, opts: { timeoutMs?: number } = {}): Promise<void> {
+    const e = await ready();
+    const stack = await describe(e, stackName);
+    if (!stack || stack.StackStatus === 'DELETE_COMPLETE') return;
+    await deleteAndWait(e, stack, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  }
+
+  let stopped = false;
+  return {
+    endpoint: server.endpoint,
+    region,
+    accountId,
+    credentials,
+    clientConfig: { endpoint: server.endpoint, region, credentials, forcePathStyle: true },
+    env: {
+      AWS_ENDPOINT_URL: server.endpoint,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_REGION: region,
+      AWS_DEFAULT_REGION: region,
+    },
+    server,
+    deployStack,
+    deleteStack,
+    reset: () => server.reset(),
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await server.close();
+    },
+  };
+}
