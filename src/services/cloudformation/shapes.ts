@@ -117,7 +117,7 @@ export function resourceDetailShape(row: ResourceRow, stack: Pick<StackRow, 'id'
     ResourceStatus: row.status as CFN.ResourceStatus,
     ...(row.status_reason !== null ? { ResourceStatusReason: row.status_reason } : {}),
     ...(desc !== undefined ? { Description: desc } : {}),
-    Metadata: v.metadata === undefined ? '{}' : JSON.stringify(v.metadata),
+    ...(v.metadata !== undefined ? { Metadata: JSON.stringify(v.metadata) } : {}),
     DriftInformation: { StackResourceDriftStatus: 'NOT_CHECKED' },
   };
 }

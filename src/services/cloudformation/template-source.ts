@@ -35,7 +35,7 @@ function decodeKey(path: string): string {
 }
 
 /** The bucket and key a TemplateURL names, or undefined when it is not an S3 URL Overcast serves. */
-export function parseTemplateUrl(url: string, ownHost?: string): S3Location | undefined {
+export function parseTemplateUrl(url: string, ownHost?: string, ownPort?: string): S3Location | undefined {
   if (url.startsWith('s3://')) {
     const rest = url.slice(5);
     const slash = rest.indexOf('/');
@@ -56,11 +56,13 @@ export function parseTemplateUrl(url: string, ownHost?: string): S3Location | un
     if (slash <= 0 || slash === path.length - 1) return undefined;
     return { bucket: decodeKey(path.slice(0, slash)), key: decodeKey(path.slice(slash + 1)) };
   };
-  // The emulator's own host (any loopback name, or the host it was started on).
-  if (LOOPBACK.test(host) || (ownHost !== undefined && host === ownHost.toLowerCase())) return pathStyle();
   // `<bucket>.localhost` style virtual hosts on the emulator.
   const localVirtual = /^(.+)\.localhost$/.exec(host);
   if (localVirtual) return path ? { bucket: localVirtual[1]!, key: decodeKey(path) } : undefined;
+  // The emulator's own host (any loopback name, or the host it was started on); a host name that
+  // is not an AWS one, on the emulator's port, is the emulator too.
+  const onOwnPort = ownPort !== undefined && u.port === ownPort && !host.endsWith('.amazonaws.com');
+  if (LOOPBACK.test(host) || (ownHost !== undefined && host === ownHost.toLowerCase()) || onOwnPort) return pathStyle();
   // AWS hosts: s3.amazonaws.com, s3.<region>.amazonaws.com, s3-<region>.amazonaws.com,
   // s3.dualstack.<region>.amazonaws.com, and the same with `<bucket>.` in front.
   const aws = /^(?:(.+)\.)?s3(?:[.-]dualstack)?(?:[.-]([a-z0-9-]+))?\.amazonaws\.com(?:\.cn)?$/.exec(host);
@@ -86,8 +88,8 @@ async function readLimited(body: Readable, limit: number): Promise<Buffer | unde
 
 /** Reads a template from Overcast's S3. */
 export async function fetchTemplateUrl(ctx: Ctx, url: string): Promise<string> {
-  const ownHost = ctx.rt.endpoint ? new URL(ctx.rt.endpoint).hostname : undefined;
-  const loc = parseTemplateUrl(url, ownHost);
+  const own = ctx.rt.endpoint ? new URL(ctx.rt.endpoint) : undefined;
+  const loc = parseTemplateUrl(url, own?.hostname, own?.port);
   if (!loc) throw validation('TemplateURL must be a supported URL.');
   const { getObject } = await import('../s3/provider.js');
   let body: Readable;
