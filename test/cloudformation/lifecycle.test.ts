@@ -12,6 +12,7 @@ import {
   GetTemplateCommand,
   ListStackResourcesCommand,
   RollbackStackCommand,
+  SetStackPolicyCommand,
   UpdateStackCommand,
   waitUntilStackCreateComplete,
   waitUntilStackUpdateComplete,
@@ -265,5 +266,43 @@ describe('replacement, removal and policies', () => {
     expect(events.find((e) => e.ResourceStatus === 'UPDATE_FAILED')!.ResourceStatusReason).toBe(
       'CloudFormation cannot update a stack when a custom-named resource requires replacing. Rename q1.fifo and update the stack again.',
     );
+  });
+
+  it('enforces the stack policy during updates, and StackPolicyDuringUpdateBody for one update', async () => {
+    const v = (name: string, value: string, withB = true) =>
+      tpl({ A: param({ Name: name, Value: value }), ...(withB ? { B: param({ Name: '/lc/pol-b', Value: 'b' }) } : {}) });
+    await cfn.send(new CreateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a', 'one') }));
+    await cfn.send(
+      new SetStackPolicyCommand({
+        StackName: 'lc-policy',
+        StackPolicyBody: JSON.stringify({
+          Statement: [
+            { Effect: 'Allow', Action: 'Update:*', Principal: '*', Resource: '*' },
+            { Effect: 'Deny', Action: ['Update:Replace', 'Update:Delete'], Principal: '*', Resource: 'LogicalResourceId/*' , Condition: { StringEquals: { ResourceType: ['AWS::SSM::Parameter'] } } },
+          ],
+        }),
+      }),
+    );
+    await cfn.send(new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a', 'two') }));
+    expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_COMPLETE');
+    expect(await ssmValue('/lc/pol-a')).toBe('two');
+
+    await cfn.send(new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a2', 'two') }));
+    expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_ROLLBACK_COMPLETE');
+    const failed = (await allEvents(cfn, 'lc-policy')).filter((e) => e.ResourceStatus === 'UPDATE_FAILED').at(-1)!;
+    expect(failed.ResourceStatusReason).toBe(
+      'Action denied by stack policy: Statement [#2] does not allow [Update:Replace] for resource [LogicalResourceId/A]',
+    );
+    await cfn.send(new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a', 'two', false) }));
+    expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_ROLLBACK_COMPLETE');
+    expect(await ssmValue('/lc/pol-b')).toBe('b');
+
+    const allowAll = JSON.stringify({ Statement: [{ Effect: 'Allow', Action: 'Update:*', Principal: '*', Resource: '*' }] });
+    await cfn.send(
+      new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a2', 'two', false), StackPolicyDuringUpdateBody: allowAll }),
+    );
+    expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_COMPLETE');
+    expect(await ssmValue('/lc/pol-a2')).toBe('two');
+    expect(await ssmValue('/lc/pol-b')).toBeUndefined();
   });
 });

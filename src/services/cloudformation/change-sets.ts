@@ -238,6 +238,7 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
   const disableRollback = input.DisableRollback === true || data.onStackFailure === 'DO_NOTHING';
   const journal = newJournal(data.type, {
     ...(input.ClientRequestToken ? { token: input.ClientRequestToken } : {}),
+    ...(before?.stackPolicy !== undefined ? { policy: before.stackPolicy } : {}),
     disableRollback,
     ...(data.onStackFailure === 'DELETE' ? { deleteOnFailure: true } : {}),
     ...(input.RetainExceptOnCreate ? { retainExceptOnCreate: true } : {}),

@@ -109,8 +109,11 @@ export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promis
   });
   const { hasChanges } = await import('./engine/changes.js');
   if (!hasChanges(ctx, stack, d) && sameSettings(before, d.data)) throw cfnErrors.noUpdates();
+  const during = await stackPolicyText(ctx, input.StackPolicyDuringUpdateBody, input.StackPolicyDuringUpdateURL);
+  const inForce = during ?? settings.stackPolicy;
   const journal = newJournal('UPDATE', {
     ...(input.ClientRequestToken ? { token: input.ClientRequestToken } : {}),
+    ...(inForce !== undefined ? { policy: inForce } : {}),
     disableRollback: input.DisableRollback === true,
     ...(input.RetainExceptOnCreate ? { retainExceptOnCreate: true } : {}),
   });

@@ -92,6 +92,8 @@ export interface OperationJournal {
   retainExceptOnCreate?: boolean;
   /** DisableRollback / OnFailure=DO_NOTHING: a failure leaves the stack *_FAILED. */
   disableRollback?: boolean;
+  /** The stack policy in force for this update (StackPolicyDuringUpdateBody, else the stack's). */
+  policy?: string;
   /** OnFailure=DELETE: delete the stack after rolling back a failed create. */
   deleteOnFailure?: boolean;
 }

@@ -28,6 +28,7 @@ import { createResource, failureReason, ResourceError, storedReason, updateResou
 import { runGraph } from './graph.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
 import { checkExports, commitExports } from './exports.js';
+import { policyRefusal } from './stack-policy.js';
 import * as T from './template-port.js';
 
 export interface Deployment extends T.Prepared {
@@ -160,7 +161,10 @@ async function deployOne(s: RunState, id: string): Promise<void> {
     }
     return;
   }
-  if (plan.typeChanged || plan.replacement === 'True') {
+  const replacing = plan.typeChanged === true || plan.replacement === 'True';
+  const refusal = policyRefusal(op.journal.policy, replacing ? 'Update:Replace' : 'Update:Modify', id, cur.type);
+  if (refusal) throw new ResourceError(refusal);
+  if (replacing) {
     const name = plan.typeChanged ? undefined : customNameConflict(decl.type, cur.props, props);
     if (name !== undefined) {
       throw new ResourceError(
@@ -223,6 +227,15 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
   const s: RunState = { op, d, existing, live, scope: liveScope(live), oldParameters, created: new Set() };
   const ids = d.prepared.order.filter((id) => d.prepared.resources[id] !== undefined);
   const failed: string[] = [];
+  if (kind === 'UPDATE' && op.journal.policy !== undefined) {
+    for (const [id, r] of existing) {
+      if (d.prepared.resources[id] !== undefined || r.version.physicalId === undefined) continue;
+      const refusal = policyRefusal(op.journal.policy, 'Update:Delete', id, r.version.type);
+      if (!refusal) continue;
+      writeResource(op, { logicalId: id, type: r.version.type, status: 'UPDATE_FAILED', reason: refusal });
+      return handleFailure(op, kind, `The following resource(s) failed to update: [${id}]. `);
+    }
+  }
   // Imports are checked before anything is provisioned, as AWS does.
   const missing = d.prepared.imports.find((name) => !op.repo.getExport(op.ctx.account, op.ctx.region, name));
   if (missing !== undefined) return handleFailure(op, kind, `No export named ${missing} found. `);
