@@ -27,6 +27,27 @@ function wireName(name: string, ref: MemberRef): string {
   return ref.locationName ?? name;
 }
 
+interface BodyMember {
+  name: string;
+  wire: string;
+  ref: MemberRef;
+  shape: Shape;
+}
+
+const bodyMemberCache = new WeakMap<Shape, BodyMember[]>();
+
+/** A structure's body members (no location binding) with their shapes, resolved once per shape. */
+function bodyMembers(model: ServiceModel, shape: Shape): BodyMember[] {
+  let members = bodyMemberCache.get(shape);
+  if (!members) {
+    members = Object.entries(shape.members ?? {})
+      .filter(([, ref]) => !ref.location)
+      .map(([name, ref]) => ({ name, wire: wireName(name, ref), ref, shape: shapeOf(model, ref.shape) }));
+    bodyMemberCache.set(shape, members);
+  }
+  return members;
+}
+
 export function toJson(
   model: ServiceModel,
   shape: Shape,
@@ -40,10 +61,9 @@ export function toJson(
     case 'structure': {
       const out: Record<string, unknown> = {};
       const src = value as Record<string, unknown>;
-      for (const [name, member] of Object.entries(shape.members ?? {})) {
-        if (member.location) continue;
-        const v = toJson(model, shapeOf(model, member.shape), src[name], opts, member);
-        if (v !== undefined) out[wireName(name, member)] = v;
+      for (const m of bodyMembers(model, shape)) {
+        const v = toJson(model, m.shape, src[m.name], opts, m.ref);
+        if (v !== undefined) out[m.wire] = v;
       }
       return out;
     }
