@@ -136,6 +136,18 @@ describe('CreateStack and the reads', () => {
     await cfn.send(new DeleteStackCommand({ StackName: 'nope' }));
   });
 
+  it('answers a retried CreateStack (same ClientRequestToken) with the same stack', async () => {
+    const input = { StackName: 'api-token', TemplateBody: tpl({ Q: queue() }), ClientRequestToken: 'token-1' };
+    const first = await cfn.send(new CreateStackCommand(input));
+    const retry = await cfn.send(new CreateStackCommand(input));
+    expect(retry.StackId).toBe(first.StackId);
+    expect(await fails(cfn.send(new CreateStackCommand({ ...input, ClientRequestToken: 'token-2' })))).toMatchObject({
+      name: 'AlreadyExistsException',
+    });
+    const events = await allEvents(cfn, 'api-token');
+    expect(events.every((e) => e.ClientRequestToken === 'token-1')).toBe(true);
+  });
+
   it('refuses a second stack of the same name, a bad name, unknown types and missing capabilities', async () => {
     const body = tpl({ Q: queue() });
     expect(await fails(cfn.send(new CreateStackCommand({ StackName: 'api-one', TemplateBody: body })))).toMatchObject({

@@ -25,7 +25,15 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
     throw validation('Either DisableRollback or OnFailure can be specified, not both.');
   }
   const repo = cfnRepo(ctx);
-  if (repo.getLiveStack(ctx.account, ctx.region, name)) throw cfnErrors.alreadyExists(name);
+  const live = repo.getLiveStack(ctx.account, ctx.region, name);
+  if (live) {
+    // A retry of the same request (same ClientRequestToken) gets the same answer.
+    const last = stackData(live).lastOperation;
+    if (input.ClientRequestToken && last?.type === 'CREATE_STACK' && last.token === input.ClientRequestToken) {
+      return { StackId: live.id, OperationId: last.id } as CFN.CreateStackOutput;
+    }
+    throw cfnErrors.alreadyExists(name);
+  }
   const text = (await templateText(ctx, input, { allowPrevious: false }))!;
   await loadEngine();
   const stackId = stackArn(ctx, name);
@@ -72,7 +80,7 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
       parent_id: null,
       root_id: null,
       description: d.description,
-      data: JSON.stringify({ ...d.data, lastOperation: { id: journal.id, type: 'CREATE_STACK' } }),
+      data: JSON.stringify({ ...d.data, lastOperation: { id: journal.id, type: 'CREATE_STACK', ...(journal.token ? { token: journal.token } : {}) } }),
       op: JSON.stringify(journal),
       template: text,
     });
@@ -85,6 +93,10 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
 export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promise<CFN.UpdateStackOutput> {
   await settled(ctx.rt, requireLiveStack(ctx, input.StackName, cfnErrors.stackNotFound).id);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackNotFound);
+  const last = stackData(stack).lastOperation;
+  if (input.ClientRequestToken && last?.type === 'UPDATE_STACK' && last.token === input.ClientRequestToken) {
+    return { StackId: stack.id, OperationId: last.id } as CFN.UpdateStackOutput;
+  }
   if (!UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
   const text = (await templateText(ctx, input, { allowPrevious: true })) ?? stack.template ?? '';
   await loadEngine();
@@ -122,7 +134,7 @@ export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promis
   for (const cs of repo.listChangeSets(stack.id, -1, 1000)) {
     repo.updateChangeSet(cs.id, { execution_status: 'OBSOLETE' });
   }
-  d.data.lastOperation = { id: journal.id, type: 'UPDATE_STACK' };
+  d.data.lastOperation = { id: journal.id, type: 'UPDATE_STACK', ...(journal.token ? { token: journal.token } : {}) };
   void startUpdate(ctx, stack, d, journal);
   return { StackId: stack.id, OperationId: journal.id } as CFN.UpdateStackOutput;
 }

@@ -44,7 +44,8 @@ export interface StackData {
   processed?: string;
   /** Export names the template imports. */
   imports?: string[];
-  lastOperation?: { id: string; type: string };
+  /** The last operation started on the stack, with the ClientRequestToken it carried. */
+  lastOperation?: { id: string; type: string; token?: string };
 }
 
 export type DeletionPolicy = 'Delete' | 'Retain' | 'RetainExceptOnCreate' | 'Snapshot';
