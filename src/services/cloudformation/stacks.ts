@@ -65,6 +65,7 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
     deleteOnFailure: input.OnFailure === 'DELETE',
     ...(input.RetainExceptOnCreate ? { retainExceptOnCreate: true } : {}),
   });
+  d.data.lastOperation = { id: journal.id, type: 'CREATE_STACK', ...(journal.token ? { token: journal.token } : {}) };
   const now = Date.now();
   repo.tx(() => {
     repo.insertStack({
@@ -80,7 +81,7 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
       parent_id: null,
       root_id: null,
       description: d.description,
-      data: JSON.stringify({ ...d.data, lastOperation: { id: journal.id, type: 'CREATE_STACK', ...(journal.token ? { token: journal.token } : {}) } }),
+      data: JSON.stringify(d.data),
       op: JSON.stringify(journal),
       template: text,
     });
