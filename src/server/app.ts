@@ -1,8 +1,8 @@
 /**
  * The HTTP front: one fastify instance with a single catch-all route, bodies left unparsed (S3
- * streams them), Overcast's own endpoints under `/_overcast/` (health, reset), and everything else
- * handed to the dispatcher as a framework-neutral WireRequest. Fastify's own errors (a malformed
- * URL, say) are answered in AWS's shape, never as an HTML page.
+ * streams them), Overcast's own endpoints under `/_overcast/` (health, reset, metrics), and
+ * everything else handed to the dispatcher as a framework-neutral WireRequest. Fastify's own
+ * errors (a malformed URL, say) are answered in AWS's shape, never as an HTML page.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
@@ -72,6 +72,8 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
   const dispatcher = new Dispatcher(rt);
+  // Time spent answering AWS requests, so benchmarks can set the server's share against a client's.
+  const metrics = { requests: 0, requestMs: 0 };
 
   app.route({
     method: [...METHODS],
@@ -87,9 +89,16 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
           await hooks.reset();
           return reply.code(200).header('content-type', 'application/json').send('{"reset":true}');
         }
+        if (path === '/_overcast/metrics' && request.method === 'GET') {
+          const body = { ...metrics, backgroundMs: rt.background.busyMs };
+          return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
+        }
         return reply.code(404).header('content-type', 'application/json').send('{"message":"not found"}');
       }
+      const started = performance.now();
       const res = await dispatcher.handle(toWireRequest(request));
+      metrics.requests++;
+      metrics.requestMs += performance.now() - started;
       return send(reply, res);
     },
   });

@@ -10,6 +10,8 @@ import type { MetadataStore } from '../store/database.js';
 
 export class BackgroundTasks {
   private readonly running = new Set<Promise<unknown>>();
+  /** Milliseconds spent running tasks since start (GET /_overcast/metrics). */
+  busyMs = 0;
 
   constructor(private readonly log: Logger) {}
 
@@ -17,11 +19,13 @@ export class BackgroundTasks {
   spawn(name: string, task: () => Promise<unknown> | unknown): Promise<void> {
     const p = new Promise<void>((resolve) => {
       setImmediate(async () => {
+        const started = performance.now();
         try {
           await task();
         } catch (err) {
           this.log.error(`background task ${name} failed`, err);
         }
+        this.busyMs += performance.now() - started;
         resolve();
       });
     });
