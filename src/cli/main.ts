@@ -21,6 +21,17 @@ Commands:
       --force            also replace credentials and region already set
       --endpoint URL     endpoint to print (default from OVERCAST_HOST/OVERCAST_PORT)
 
+  These talk to a running Overcast at AWS_ENDPOINT_URL (default http://127.0.0.1:4566):
+  deploy TEMPLATE    Create or update a stack and show its events as resources move, then
+                     its outputs (TEMPLATE: a JSON/YAML file, or s3://BUCKET/KEY)
+      --stack-name NAME      the stack (required)
+      --parameter KEY=VALUE  a parameter value; repeat for more (others keep their
+                             previous values on update, else their defaults)
+      --no-rollback          leave a failed stack as it is instead of rolling back
+  destroy NAME       Delete a stack and show its events
+  stacks             List stacks and their statuses (--all: deleted ones too)
+  reset              Wipe all state of the running server
+
 Options:
   -h, --help         Show this help
   -v, --version      Show the version
@@ -44,6 +55,14 @@ export async function main(argv: string[]): Promise<void> {
       return (await import('./start.js')).start(rest);
     case 'env':
       return (await import('./env.js')).env(rest);
+    case 'deploy':
+      return (await import('./deploy.js')).deploy(rest);
+    case 'destroy':
+      return (await import('./destroy.js')).destroy(rest);
+    case 'stacks':
+      return (await import('./stacks.js')).stacks(rest);
+    case 'reset':
+      return (await import('./reset.js')).reset(rest);
     default:
       process.stderr.write(`overcast: unknown command '${command}'\n\n${HELP}`);
       process.exitCode = 2;
