@@ -167,6 +167,7 @@ describe('GetTable', () => {
 
     await expectError(s3t.send(new GetTableCommand({ tableBucketARN: tb.bucketArn, namespace: tb.namespace })), 'BadRequestException', 400);
     await expectError(s3t.send(new GetTableCommand({})), 'BadRequestException', 400);
+    await expectError(s3t.send(new GetTableCommand({ tableArn: tb.tableArn, name: tb.name })), 'BadRequestException', 400);
     const other = await makeTable(s3t, { tableBucketARN: tb.bucketArn, namespace: tb.namespace });
     await expectError(
       s3t.send(new GetTableCommand({ tableArn: tb.tableArn, tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: other.name })),

@@ -145,6 +145,10 @@ export function getTable(ctx: Ctx, input: S3T.GetTableRequest): S3T.GetTableResp
   validate('GetTable', input);
   let t: TableRow;
   const byName = input.tableBucketARN !== undefined || input.namespace !== undefined || input.name !== undefined;
+  const fullName = input.tableBucketARN !== undefined && input.namespace !== undefined && input.name !== undefined;
+  if (byName && !fullName) {
+    throw s3tErrors.badRequest('Specify either tableArn, or tableBucketARN, namespace and name.');
+  }
   if (input.tableArn !== undefined) {
     t = requireTableByArn(ctx, input.tableArn);
     if (byName) {
@@ -153,7 +157,7 @@ export function getTable(ctx: Ctx, input: S3T.GetTableRequest): S3T.GetTableResp
         throw s3tErrors.badRequest('The tableArn and the tableBucketARN, namespace and name identify different tables.');
       }
     }
-  } else if (input.tableBucketARN !== undefined && input.namespace !== undefined && input.name !== undefined) {
+  } else if (fullName) {
     t = requireTable(ctx, input);
   } else {
     throw s3tErrors.badRequest('Specify either tableArn, or tableBucketARN, namespace and name.');
