@@ -118,15 +118,15 @@ async function firstPageLatency(request, bucketArn, rounds = 300) {
  * Requests/s of `path` on Overcast and on the floor, in alternating rounds so that a noisy
  * neighbour slows both alike; medians of 5 rounds each.
  */
-async function throughputBeside(ours, floor, path, total) {
-  const fn = (request) => () => request('GET', path);
-  await load({ concurrency: CONCURRENCY, total: 1000, fn: fn(ours) });
-  await load({ concurrency: CONCURRENCY, total: 1000, fn: fn(floor) });
+async function throughputBeside(ours, floor, path, total, floorPath = path) {
+  const fn = (request, p) => () => request('GET', p);
+  await load({ concurrency: CONCURRENCY, total: 1000, fn: fn(ours, path) });
+  await load({ concurrency: CONCURRENCY, total: 1000, fn: fn(floor, floorPath) });
   const a = [];
   const b = [];
   for (let i = 0; i < 5; i++) {
-    a.push(await load({ concurrency: CONCURRENCY, total, fn: fn(ours) }));
-    b.push(await load({ concurrency: CONCURRENCY, total, fn: fn(floor) }));
+    a.push(await load({ concurrency: CONCURRENCY, total, fn: fn(ours, path) }));
+    b.push(await load({ concurrency: CONCURRENCY, total, fn: fn(floor, floorPath) }));
   }
   return [median(a), median(b)];
 }
@@ -143,14 +143,19 @@ export async function run(report) {
     const small = made['bench-small'];
     const getPath = `/get-table?tableArn=${encodeURIComponent(small.tables[0])}`;
     const listPath = `/tables/${encodeURIComponent(small.arn)}?maxTables=10`;
+    const onePath = `/namespaces/${encodeURIComponent(small.arn)}?maxTables=1`;
     const getBody = (await request('GET', getPath)).body;
     const listBody = (await request('GET', listPath)).body;
-    floor = await startJsonFloor({ 'get-table': getBody, tables: listBody });
+    const oneBody = (await request('GET', `/tables/${encodeURIComponent(small.arn)}?maxTables=1`)).body;
+    // The floor answers by first path segment, so the one-item page is served under /namespaces.
+    floor = await startJsonFloor({ 'get-table': getBody, tables: listBody, namespaces: oneBody });
     const floorRequest = client(floor.endpoint);
 
     const total = 10_000;
     const [get, getFloor] = await throughputBeside(request, floorRequest, getPath, total);
     report({ area: 's3tables', metric: 'GetTable, concurrency 32', value: get, floor: getFloor, unit: 'req/s', target: '≥ 50% of floor' });
+    const [one, oneFloor] = await throughputBeside(request, floorRequest, `/tables/${encodeURIComponent(small.arn)}?maxTables=1`, total, onePath);
+    report({ area: 's3tables', metric: 'ListTables (1 per page), concurrency 32', value: one, floor: oneFloor, unit: 'req/s', target: '≥ 50% of floor' });
     const [list, listFloor] = await throughputBeside(request, floorRequest, listPath, total);
     report({ area: 's3tables', metric: 'ListTables (10 per page), concurrency 32', value: list, floor: listFloor, unit: 'req/s', target: '≥ 50% of floor' });
 
