@@ -6,10 +6,11 @@
  * recorded in SQLite, so a crash at any point leaves nothing visible and start-up removes exactly
  * those files, without scanning the directory. In-memory mode keeps blobs in a Map.
  */
-import { closeSync, createReadStream, mkdirSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { BlobStream } from './blob-stream.js';
 import { randomUUID } from 'node:crypto';
 import type { MetadataStore, Migration } from './database.js';
 
@@ -241,30 +242,7 @@ export class FileBlobStore implements BlobStore {
       for (const o of opened) closeSync(o.fd);
       throw err;
     }
-    if (opened.length === 1) {
-      const o = opened[0]!;
-      return createReadStream('', { fd: o.fd, start: o.from, end: o.to, autoClose: true, highWaterMark: 256 * 1024 });
-    }
-    const out = new PassThrough({ highWaterMark: 256 * 1024 });
-    (async () => {
-      try {
-        for (let i = 0; i < opened.length; i++) {
-          const o = opened[i]!;
-          const rs = createReadStream('', { fd: o.fd, start: o.from, end: o.to, autoClose: true, highWaterMark: 256 * 1024 });
-          opened[i] = { ...o, fd: -1 };
-          for await (const chunk of rs) {
-            if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', r));
-            if (out.destroyed) return;
-          }
-        }
-        out.end();
-      } catch (err) {
-        out.destroy(err as Error);
-      } finally {
-        for (const o of opened) if (o.fd >= 0) closeSync(o.fd);
-      }
-    })();
-    return out;
+    return new BlobStream(opened);
   }
 
   recover(): void {

@@ -63,21 +63,40 @@ const HEAD_COLUMNS =
   'id, bucket, key, size, etag, last_modified, storage_class, checksum_algorithm, checksum_type, checksum, parts_count, meta';
 
 export class S3Repo {
+  /**
+   * Bucket rows by name (null: known absent). Every request looks its bucket up; only this class
+   * writes the table, and each write drops the entry, so a cached row is never stale. Rows are
+   * cached on read only, so a rolled-back insert leaves nothing behind.
+   */
+  private readonly buckets = new Map<string, BucketRow | null>();
+
   constructor(private readonly store: MetadataStore) {}
+
+  /** Forgets cached rows (after the store was reset underneath). */
+  clearCache(): void {
+    this.buckets.clear();
+  }
 
   // --- buckets ---
 
   getBucket(name: string): BucketRow | undefined {
-    return this.store.stmt('SELECT * FROM s3_buckets WHERE name = ?').get(name) as BucketRow | undefined;
+    const cached = this.buckets.get(name);
+    if (cached !== undefined) return cached ?? undefined;
+    const row = this.store.stmt('SELECT * FROM s3_buckets WHERE name = ?').get(name) as BucketRow | undefined;
+    if (this.buckets.size >= 10_000) this.buckets.clear();
+    this.buckets.set(name, row ?? null);
+    return row;
   }
 
   insertBucket(row: BucketRow): void {
+    this.buckets.delete(row.name);
     this.store
       .stmt('INSERT INTO s3_buckets (name, account, region, created_at) VALUES (?, ?, ?, ?)')
       .run(row.name, row.account, row.region, row.created_at);
   }
 
   deleteBucket(name: string): void {
+    this.buckets.delete(name);
     this.store.stmt('DELETE FROM s3_bucket_configs WHERE bucket = ?').run(name);
     this.store.stmt('DELETE FROM s3_buckets WHERE name = ?').run(name);
   }

@@ -40,9 +40,60 @@ function scalarFromText(shape: Shape, text: string, name: string, invalidCode: s
   }
 }
 
+interface MemberBinding {
+  name: string;
+  /** Wire name: label, query key, lower-cased header name or header prefix. */
+  wire: string;
+  shape: Shape;
+  ref: MemberRef;
+}
+
+/** The location-bound members of an input shape, grouped by location (computed once per shape). */
+interface RequestPlan {
+  uri: MemberBinding[];
+  /** Query members by query key (a querystring map member is kept apart). */
+  query: Map<string, MemberBinding>;
+  queryMap?: MemberBinding;
+  headers: MemberBinding[];
+  prefixes: MemberBinding[];
+}
+
+const requestPlans = new WeakMap<Shape, RequestPlan>();
+
+function requestPlan(model: ServiceModel, inputShape: Shape): RequestPlan {
+  let plan = requestPlans.get(inputShape);
+  if (plan) return plan;
+  plan = { uri: [], query: new Map(), headers: [], prefixes: [] };
+  for (const [name, ref] of Object.entries(inputShape.members ?? {})) {
+    const shape = shapeOf(model, ref.shape);
+    const wire = ref.locationName ?? name;
+    const b: MemberBinding = { name, wire, shape, ref };
+    switch (ref.location) {
+      case 'uri':
+        plan.uri.push(b);
+        break;
+      case 'querystring':
+        if (shape.type === 'map') plan.queryMap = b;
+        else plan.query.set(wire, b);
+        break;
+      case 'header':
+        plan.headers.push({ ...b, wire: wire.toLowerCase() });
+        break;
+      case 'headers':
+        plan.prefixes.push({ ...b, wire: wire.toLowerCase() });
+        break;
+      default:
+        break;
+    }
+  }
+  requestPlans.set(inputShape, plan);
+  return plan;
+}
+
 /**
- * Binds the location-bound members of `inputShape` from the request. Returns the partial input and
- * the set of query keys consumed (for a querystring map member taking the rest).
+ * Binds the location-bound members of `inputShape` from the request: labels, query parameters
+ * (a querystring map member takes the keys no other member consumed), headers and header-prefix
+ * maps. The per-shape plan is compiled once, so a request costs its own headers and query keys.
  */
 export function bindRequest(
   model: ServiceModel,
@@ -52,67 +103,64 @@ export function bindRequest(
   invalidCode: string,
 ): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  const consumed = new Set<string>();
-  let queryMap: [string, MemberRef] | undefined;
-  for (const [name, ref] of Object.entries(inputShape.members ?? {})) {
-    const shape = shapeOf(model, ref.shape);
-    const wire = ref.locationName ?? name;
-    switch (ref.location) {
-      case 'uri': {
-        const v = labels[wire];
-        if (v !== undefined) input[name] = scalarFromText(shape, v, wire, invalidCode);
-        break;
+  const plan = requestPlan(model, inputShape);
+  for (const b of plan.uri) {
+    const v = labels[b.wire];
+    if (v !== undefined) input[b.name] = scalarFromText(b.shape, v, b.wire, invalidCode);
+  }
+  if (req.query.length > 0) {
+    let lists: Map<MemberBinding, string[]> | undefined;
+    for (const [k, v] of req.query) {
+      const b = plan.query.get(k);
+      if (!b) continue;
+      if (b.shape.type === 'list') {
+        lists ??= new Map();
+        const values = lists.get(b) ?? [];
+        values.push(v);
+        lists.set(b, values);
+      } else if (!(b.name in input)) {
+        input[b.name] = scalarFromText(b.shape, v, b.wire, invalidCode);
       }
-      case 'querystring': {
-        if (shape.type === 'map') {
-          queryMap = [name, ref];
-          break;
-        }
-        consumed.add(wire);
-        const values = req.query.filter(([k]) => k === wire).map(([, v]) => v);
-        if (values.length === 0) break;
-        if (shape.type === 'list') {
-          const member = shapeOf(model, shape.member!.shape);
-          input[name] = values.map((v) => scalarFromText(member, v, wire, invalidCode));
-        } else {
-          input[name] = scalarFromText(shape, values[0]!, wire, invalidCode);
-        }
-        break;
+    }
+    if (lists) {
+      for (const [b, values] of lists) {
+        const member = shapeOf(model, b.shape.member!.shape);
+        input[b.name] = values.map((v) => scalarFromText(member, v, b.wire, invalidCode));
       }
-      case 'header': {
-        const raw = req.headers[wire.toLowerCase()];
-        if (raw === undefined) break;
-        const text = Array.isArray(raw) ? raw.join(',') : raw;
-        if (shape.type === 'list') {
-          input[name] = text.split(',').map((s) => s.trim()).filter(Boolean);
-        } else if (ref.jsonvalue || (shape as { jsonvalue?: boolean }).jsonvalue) {
-          try {
-            input[name] = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
-          } catch {
-            throw new AwsError(invalidCode, `Invalid value for header ${wire}`, 400);
-          }
-        } else {
-          input[name] = scalarFromText(shape, text, wire, invalidCode);
-        }
-        break;
-      }
-      case 'headers': {
-        const prefix = wire.toLowerCase();
-        const map: Record<string, string> = {};
-        for (const [h, v] of Object.entries(req.headers)) {
-          if (h.startsWith(prefix) && v !== undefined) map[h.slice(prefix.length)] = Array.isArray(v) ? v.join(',') : v;
-        }
-        if (Object.keys(map).length > 0) input[name] = map;
-        break;
-      }
-      default:
-        break;
+    }
+    if (plan.queryMap) {
+      const map: Record<string, string> = {};
+      for (const [k, v] of req.query) if (!plan.query.has(k) && !(k in map)) map[k] = v;
+      if (Object.keys(map).length > 0) input[plan.queryMap.name] = map;
     }
   }
-  if (queryMap) {
+  for (const b of plan.headers) {
+    const raw = req.headers[b.wire];
+    if (raw === undefined) continue;
+    const text = Array.isArray(raw) ? raw.join(',') : raw;
+    if (b.shape.type === 'list') {
+      input[b.name] = text.split(',').map((s) => s.trim()).filter(Boolean);
+    } else if (b.ref.jsonvalue || (b.shape as { jsonvalue?: boolean }).jsonvalue) {
+      try {
+        input[b.name] = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+      } catch {
+        throw new AwsError(invalidCode, `Invalid value for header ${b.ref.locationName ?? b.name}`, 400);
+      }
+    } else {
+      input[b.name] = scalarFromText(b.shape, text, b.ref.locationName ?? b.name, invalidCode);
+    }
+  }
+  for (const b of plan.prefixes) {
     const map: Record<string, string> = {};
-    for (const [k, v] of req.query) if (!consumed.has(k) && !(k in map)) map[k] = v;
-    if (Object.keys(map).length > 0) input[queryMap[0]] = map;
+    let any = false;
+    for (const h in req.headers) {
+      if (!h.startsWith(b.wire)) continue;
+      const v = req.headers[h];
+      if (v === undefined) continue;
+      map[h.slice(b.wire.length)] = Array.isArray(v) ? v.join(',') : v;
+      any = true;
+    }
+    if (any) input[b.name] = map;
   }
   return input;
 }
@@ -128,7 +176,32 @@ function headerText(shape: Shape, ref: MemberRef, value: unknown): string | unde
   return String(value);
 }
 
-/** Response headers and status code from the output's location-bound members. */
+interface ResponseBinding {
+  kind: 'header' | 'headers' | 'statusCode';
+  /** Lower-cased header name or prefix. */
+  wire: string;
+  shape: Shape;
+  ref: MemberRef;
+}
+
+const responsePlans = new WeakMap<Shape, Map<string, ResponseBinding>>();
+
+function responsePlan(model: ServiceModel, outputShape: Shape): Map<string, ResponseBinding> {
+  let plan = responsePlans.get(outputShape);
+  if (plan) return plan;
+  plan = new Map();
+  for (const [name, ref] of Object.entries(outputShape.members ?? {})) {
+    if (ref.location !== 'header' && ref.location !== 'headers' && ref.location !== 'statusCode') continue;
+    plan.set(name, { kind: ref.location, wire: (ref.locationName ?? name).toLowerCase(), shape: shapeOf(model, ref.shape), ref });
+  }
+  responsePlans.set(outputShape, plan);
+  return plan;
+}
+
+/**
+ * Response headers and status code from the output's location-bound members. Walks the output's
+ * own keys against a per-shape plan, so an answer costs the members it carries.
+ */
 export function bindResponse(
   model: ServiceModel,
   outputShape: Shape | undefined,
@@ -137,17 +210,19 @@ export function bindResponse(
   const headers: Record<string, string> = {};
   let status: number | undefined;
   if (!outputShape || !output) return { headers };
-  for (const [name, ref] of Object.entries(outputShape.members ?? {})) {
+  const plan = responsePlan(model, outputShape);
+  if (plan.size === 0) return { headers };
+  for (const name in output) {
+    const b = plan.get(name);
+    if (!b) continue;
     const value = output[name];
     if (value === undefined || value === null) continue;
-    const shape = shapeOf(model, ref.shape);
-    if (ref.location === 'header') {
-      const text = headerText(shape, ref, value);
-      if (text !== undefined) headers[(ref.locationName ?? name).toLowerCase()] = text;
-    } else if (ref.location === 'headers') {
-      const prefix = (ref.locationName ?? name).toLowerCase();
-      for (const [k, v] of Object.entries(value as Record<string, string>)) headers[`${prefix}${k.toLowerCase()}`] = v;
-    } else if (ref.location === 'statusCode') {
+    if (b.kind === 'header') {
+      const text = headerText(b.shape, b.ref, value);
+      if (text !== undefined) headers[b.wire] = text;
+    } else if (b.kind === 'headers') {
+      for (const [k, v] of Object.entries(value as Record<string, string>)) headers[`${b.wire}${k.toLowerCase()}`] = v;
+    } else {
       status = Number(value);
     }
   }

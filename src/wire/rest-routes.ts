@@ -29,9 +29,15 @@ export interface RouteMatch {
   labels: Record<string, string>;
 }
 
-const compiledRoutes = new WeakMap<ServiceModel, Map<string, Route[]>>();
+interface MethodRoutes {
+  all: Route[];
+  /** Routes a request without query parameters can match (no query literal, no required key). */
+  plain: Route[];
+}
 
-function compile(model: ServiceModel): Map<string, Route[]> {
+const compiledRoutes = new WeakMap<ServiceModel, Map<string, MethodRoutes>>();
+
+function compile(model: ServiceModel): Map<string, MethodRoutes> {
   const byMethod = new Map<string, Route[]>();
   for (const [name, op] of Object.entries(model.operations)) {
     if ((op as { deprecated?: boolean }).deprecated) continue;
@@ -74,8 +80,12 @@ function compile(model: ServiceModel): Map<string, Route[]> {
     list.push(route);
     byMethod.set(route.method, list);
   }
-  for (const list of byMethod.values()) list.sort((a, b) => b.score - a.score); // stable: ties keep model order
-  return byMethod;
+  const compiled = new Map<string, MethodRoutes>();
+  for (const [method, list] of byMethod) {
+    list.sort((a, b) => b.score - a.score); // stable: ties keep model order
+    compiled.set(method, { all: list, plain: list.filter((r) => r.query.length === 0 && r.requiredQuery.length === 0) });
+  }
+  return compiled;
 }
 
 function matchSegments(route: Route, parts: string[]): Record<string, string> | undefined {
@@ -123,11 +133,12 @@ export function matchRoute(
     byMethod = compile(model);
     compiledRoutes.set(model, byMethod);
   }
-  const routes = byMethod.get(method === 'HEAD' ? 'HEAD' : method);
-  if (!routes) return undefined;
+  const compiled = byMethod.get(method);
+  if (!compiled) return undefined;
   const parts = splitRawPath(rawPath);
   const keys = new Map<string, string>();
   for (const [k, v] of query) if (!keys.has(k)) keys.set(k, v);
+  const routes = keys.size === 0 ? compiled.plain : compiled.all;
   for (const route of routes) {
     if (!route.query.every((q) => keys.has(q.key) && (q.value === undefined || keys.get(q.key) === q.value))) continue;
     if (!route.requiredQuery.every((k) => keys.has(k))) continue;

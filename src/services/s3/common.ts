@@ -14,8 +14,10 @@ const repos = new WeakMap<object, S3Repo>();
 export function repo(ctx: Ctx): S3Repo {
   let r = repos.get(ctx.rt.meta);
   if (!r) {
-    r = new S3Repo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
+    const created = new S3Repo(ctx.rt.meta);
+    ctx.rt.resetHooks.push(() => created.clearCache());
+    repos.set(ctx.rt.meta, created);
+    r = created;
   }
   return r;
 }

@@ -59,8 +59,18 @@ const STREAMING = new Set(['PutObject', 'UploadPart']);
  * `bucket.s3.<region>.localhost`, `bucket.s3.amazonaws.com`, `bucket.s3.<region>.amazonaws.com`
  * become `/bucket/...`. Plain hosts (`127.0.0.1`, `localhost`, `s3.amazonaws.com`) are path style.
  */
+const hostBuckets = new Map<string, string | undefined>();
+
 export function bucketFromHost(host: string | undefined): string | undefined {
   if (!host) return undefined;
+  if (hostBuckets.has(host)) return hostBuckets.get(host);
+  const bucket = parseHost(host);
+  if (hostBuckets.size >= 1000) hostBuckets.clear();
+  hostBuckets.set(host, bucket);
+  return bucket;
+}
+
+function parseHost(host: string): string | undefined {
   const name = host.replace(/:\d+$/, '').toLowerCase();
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith('[')) return undefined;
   const m =
