@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { DescribeStacksCommand, ListChangeSetsCommand } from '@aws-sdk/client-cloudformation';
 import { GetBucketEncryptionCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import {
+  CreateTableBucketCommand,
+  DeleteTableBucketCommand,
   GetNamespaceCommand,
   GetTableBucketEncryptionCommand,
   GetTableBucketMaintenanceConfigurationCommand,
@@ -129,6 +131,10 @@ describe('the CDK CLI against Overcast', () => {
 
     const stack = (await c.cfn.send(new DescribeStacksCommand({ StackName: 'TablesStack' }))).Stacks![0]!;
     expect(stack.StackStatus).toBe('CREATE_COMPLETE');
+    // The SSM-typed parameter shows its name, and the value it resolved to.
+    expect(stack.Parameters).toEqual([
+      { ParameterKey: 'BootstrapVersion', ParameterValue: '/cdk-bootstrap/hnb659fds/version', ResolvedValue: '33' },
+    ]);
     const printed = printedOutputs(r.output, 'TablesStack');
     expect(printed).toEqual(Object.fromEntries(stack.Outputs!.map((o) => [o.OutputKey, o.OutputValue])));
     expect(Object.keys(printed).sort()).toEqual(['TableArn', 'TableBucketArn', 'WarehouseLocation']);
@@ -232,8 +238,14 @@ describe('the CDK CLI against Overcast', () => {
     expect((await c.s3.send(new ListObjectsV2Command({ Bucket: STAGING }))).KeyCount).toBeGreaterThan(0);
   });
 
-  it('at localhost: deploy and destroy', async () => {
+  it('at localhost: diff of a new stack, deploy and destroy', async () => {
     const app = join(tmp.path, 'assembly-v1');
+    // The diff's change set creates a REVIEW_IN_PROGRESS stack, which the CLI deletes again.
+    const diff = await cdk(['diff', '--app', app], { cwd: plainDir, env: atLocalhost });
+    expectOk(diff);
+    expect(diff.output).toContain('[+] AWS::S3Tables::TableBucket TableBucket');
+    expect(diff.output).toContain('[+] AWS::S3Tables::TablePolicy TablePolicy');
+    expect(await liveStacks(c)).toEqual({ CDKToolkit: expect.any(String) });
     const r = await cdk([...DEPLOY, '--app', app], { cwd: plainDir, env: atLocalhost });
     expectOk(r);
     const printed = printedOutputs(r.output, 'TablesStack');
@@ -262,6 +274,25 @@ describe('the CDK CLI against Overcast', () => {
     expect(forced.output).toContain('TablesStack (no changes)');
     const d = await cdk(['destroy', '--force', '--app', v2], { cwd: plainDir, env: at127 });
     expectOk(d);
+    await expectNothingLeft();
+  });
+
+  it('a failed deploy rolls back with the reason; the next deploy replaces the failed stack', async () => {
+    const app = join(tmp.path, 'assembly-v1');
+    await c.s3t.send(new CreateTableBucketCommand({ name: BUCKET }));
+    const failed = await cdk([...DEPLOY, '--app', app], { cwd: plainDir, env: at127 });
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toMatch(/CREATE_FAILED\s+\| AWS::S3Tables::TableBucket\s+\| TableBucket .*already exists/);
+    expect(failed.output).toContain('❌  TablesStack failed to deploy');
+    expect(await liveStacks(c)).toMatchObject({ TablesStack: 'ROLLBACK_COMPLETE' });
+
+    await c.s3t.send(new DeleteTableBucketCommand({ tableBucketARN: await tableBucketArn() }));
+    // The CLI deletes the ROLLBACK_COMPLETE stack first, then creates it again.
+    const r = await cdk([...DEPLOY, '--app', app], { cwd: plainDir, env: at127 });
+    expectOk(r);
+    expect(await liveStacks(c)).toMatchObject({ TablesStack: 'CREATE_COMPLETE' });
+    expect(await tableNames(await tableBucketArn())).toEqual(['events']);
+    expectOk(await cdk(['destroy', '--force', '--app', app], { cwd: plainDir, env: at127 }));
     await expectNothingLeft();
   });
 
