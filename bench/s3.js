@@ -31,7 +31,13 @@ const FLOOR = `
   const dir = process.env.FLOOR_DIR;
   const inlineLimit = ${INLINE_LIMIT};
   let seq = 0;
+  const memory = Buffer.alloc(${SMALL}, 7);
   const server = http.createServer((req, res) => {
+    if (req.url === '/memory/small') {
+      res.writeHead(200, { 'content-length': memory.length, 'content-type': 'application/octet-stream' });
+      res.end(memory);
+      return;
+    }
     const path = join(dir, encodeURIComponent(req.url.split('?')[0]));
     if (req.method === 'PUT') {
       const size = Number(req.headers['content-length'] ?? 0);
@@ -90,6 +96,9 @@ function operations(endpoint, prefix, headers) {
     },
     'get-1': () => load({ concurrency: 1, total: 1500, fn: () => get(`${prefix}/small`, SMALL) }),
     'get-32': () => load({ concurrency: 32, total: 6000, fn: () => get(`${prefix}/small`, SMALL) }),
+    // The floor's bare-HTTP ceiling: the same body from memory, no file system at all.
+    'get-1-memory': () => load({ concurrency: 1, total: 1500, fn: () => get('/memory/small', SMALL) }),
+    'get-32-memory': () => load({ concurrency: 32, total: 6000, fn: () => get('/memory/small', SMALL) }),
     'put-1': () => load({ concurrency: 1, total: 800, fn: () => put(`${prefix}/p${n++ % 256}`, small, SMALL) }),
     'put-32': () => load({ concurrency: 32, total: 3000, fn: () => put(`${prefix}/p${n++ % 256}`, small, SMALL) }),
     'put-large': async () => LARGE / MiB / (await seconds(() => put(`${prefix}/large-put`, bodyOf(LARGE, block), LARGE))),
@@ -111,16 +120,16 @@ export async function run(report) {
     const floor = operations(raw.match[1], '', {});
     await ours.setup();
     await floor.setup();
-    const row = async (metric, key, unit, target) => {
+    const row = async (metric, key, unit, target, floorKey = key) => {
       const a = [];
       const b = [];
       for (let i = 0; i < REPEATS; i++) {
         // Alternate which goes first, so neither always inherits the other's aftermath.
         if (i % 2 === 0) {
           a.push(await ours[key]());
-          b.push(await floor[key]());
+          b.push(await floor[floorKey]());
         } else {
-          b.push(await floor[key]());
+          b.push(await floor[floorKey]());
           a.push(await ours[key]());
         }
       }
@@ -128,6 +137,8 @@ export async function run(report) {
     };
     await row('GetObject 1 KiB, concurrency 1', 'get-1', 'ops/s', '≥ 80% of raw node http');
     await row('GetObject 1 KiB, concurrency 32', 'get-32', 'ops/s', '≥ 80% of raw node http');
+    await row('GetObject 1 KiB, concurrency 1 (floor: raw http from memory)', 'get-1', 'ops/s', '', 'get-1-memory');
+    await row('GetObject 1 KiB, concurrency 32 (floor: raw http from memory)', 'get-32', 'ops/s', '', 'get-32-memory');
     await row('PutObject 1 KiB, concurrency 1', 'put-1', 'ops/s');
     await row('PutObject 1 KiB, concurrency 32', 'put-32', 'ops/s');
     await row('PutObject 64 MiB', 'put-large', 'MB/s');

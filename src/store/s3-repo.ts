@@ -58,6 +58,10 @@ export interface PartRow {
 
 export type PartSummaryRow = Omit<PartRow, 'inline' | 'blob_ids' | 'upload_id'>;
 
+const OBJECT_CACHE_ROW = 16 * 1024;
+const OBJECT_CACHE_ROWS = 4096;
+const OBJECT_CACHE_BYTES = 16 * 1024 * 1024;
+
 const SUMMARY = 'key, size, etag, last_modified, storage_class, checksum_algorithm, checksum_type';
 const HEAD_COLUMNS =
   'id, bucket, key, size, etag, last_modified, storage_class, checksum_algorithm, checksum_type, checksum, parts_count, meta';
@@ -69,12 +73,29 @@ export class S3Repo {
    * cached on read only, so a rolled-back insert leaves nothing behind.
    */
   private readonly buckets = new Map<string, BucketRow | null>();
+  /**
+   * Recently read object rows of small (inline) objects, by bucket + key, under the same rule:
+   * filled on read only, dropped by every write of that key (a whole-bucket delete drops all).
+   * Bounded by count and bytes; rows handed out are shared and never mutated.
+   */
+  private readonly objects = new Map<string, ObjectRow>();
+  private objectBytes = 0;
 
   constructor(private readonly store: MetadataStore) {}
 
   /** Forgets cached rows (after the store was reset underneath). */
   clearCache(): void {
     this.buckets.clear();
+    this.objects.clear();
+    this.objectBytes = 0;
+  }
+
+  private forget(bucket: string, key: string): void {
+    const id = `${bucket}\u0000${key}`;
+    const row = this.objects.get(id);
+    if (!row) return;
+    this.objects.delete(id);
+    this.objectBytes -= row.size;
   }
 
   // --- buckets ---
@@ -148,13 +169,27 @@ export class S3Repo {
   // --- objects ---
 
   getObject(bucket: string, key: string): ObjectRow | undefined {
-    return this.store.stmt('SELECT * FROM s3_objects WHERE bucket = ? AND key = ?').get(bucket, key) as
+    const id = `${bucket}\u0000${key}`;
+    const cached = this.objects.get(id);
+    if (cached) return cached;
+    const row = this.store.stmt('SELECT * FROM s3_objects WHERE bucket = ? AND key = ?').get(bucket, key) as
       | ObjectRow
       | undefined;
+    if (row?.inline && row.size <= OBJECT_CACHE_ROW) {
+      if (this.objects.size >= OBJECT_CACHE_ROWS || this.objectBytes + row.size > OBJECT_CACHE_BYTES) {
+        this.objects.clear();
+        this.objectBytes = 0;
+      }
+      this.objects.set(id, row);
+      this.objectBytes += row.size;
+    }
+    return row;
   }
 
   /** The object's row without its bytes (HEAD, conditions). */
   headObject(bucket: string, key: string): Omit<ObjectRow, 'inline' | 'blob_ids'> | undefined {
+    const cached = this.objects.get(`${bucket}\u0000${key}`);
+    if (cached) return cached;
     return this.store.stmt(`SELECT ${HEAD_COLUMNS} FROM s3_objects WHERE bucket = ? AND key = ?`).get(bucket, key) as
       | Omit<ObjectRow, 'inline' | 'blob_ids'>
       | undefined;
@@ -162,6 +197,7 @@ export class S3Repo {
 
   /** Inserts or replaces the object; returns the blob ids of the replaced version, if any. */
   putObject(row: Omit<ObjectRow, 'id'>): string[] {
+    this.forget(row.bucket, row.key);
     const old = this.store.stmt('SELECT blob_ids FROM s3_objects WHERE bucket = ? AND key = ?').get(row.bucket, row.key) as
       | { blob_ids: string | null }
       | undefined;
@@ -195,11 +231,13 @@ export class S3Repo {
   }
 
   setObjectMeta(bucket: string, key: string, meta: string): void {
+    this.forget(bucket, key);
     this.store.stmt('UPDATE s3_objects SET meta = ? WHERE bucket = ? AND key = ?').run(meta, bucket, key);
   }
 
   /** Deletes the object; returns its blob ids, or undefined when there was none. */
   deleteObject(bucket: string, key: string): string[] | undefined {
+    this.forget(bucket, key);
     const old = this.store
       .stmt('DELETE FROM s3_objects WHERE bucket = ? AND key = ? RETURNING blob_ids')
       .get(bucket, key) as { blob_ids: string | null } | undefined;
@@ -209,6 +247,8 @@ export class S3Repo {
 
   /** Deletes up to `limit` objects and uploads of the bucket; returns how many and their blobs. */
   deleteContentsBatch(bucket: string, limit: number): { count: number; blobIds: string[] } {
+    this.objects.clear();
+    this.objectBytes = 0;
     const blobIds: string[] = [];
     const objects = this.store
       .stmt(

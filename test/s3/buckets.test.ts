@@ -23,6 +23,7 @@ import {
   GetBucketVersioningCommand,
   GetPublicAccessBlockCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListBucketsCommand,
   PutBucketCorsCommand,
   PutBucketEncryptionCommand,
@@ -168,6 +169,26 @@ describe('deleting buckets', () => {
     const res = await raw(t.endpoint, { method: 'HEAD', path: '/never-made', headers: { authorization: auth() } });
     expect(res.status).toBe(404);
     expect(res.body.length).toBe(0);
+  });
+});
+
+describe('reset', () => {
+  it('forgets buckets and objects after POST /_overcast/reset, even ones just read', async () => {
+    const other = await startTestServer();
+    try {
+      const c = s3Client(other);
+      await c.send(new CreateBucketCommand({ Bucket: 'reset-me' }));
+      await c.send(new PutObjectCommand({ Bucket: 'reset-me', Key: 'k', Body: 'x' }));
+      await c.send(new HeadBucketCommand({ Bucket: 'reset-me' }));
+      await c.send(new HeadObjectCommand({ Bucket: 'reset-me', Key: 'k' }));
+      expect((await fetch(`${other.endpoint}/_overcast/reset`, { method: 'POST' })).status).toBe(200);
+      expect((await failure(c.send(new HeadBucketCommand({ Bucket: 'reset-me' })))).status).toBe(404);
+      expect((await failure(c.send(new HeadObjectCommand({ Bucket: 'reset-me', Key: 'k' })))).status).toBe(404);
+      await c.send(new CreateBucketCommand({ Bucket: 'reset-me' }));
+      expect((await failure(c.send(new HeadObjectCommand({ Bucket: 'reset-me', Key: 'k' })))).status).toBe(404);
+    } finally {
+      await other.stop();
+    }
   });
 });
 

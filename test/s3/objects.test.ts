@@ -6,9 +6,12 @@
  * as it was.
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import {
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
   CreateBucketCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   DeleteObjectTaggingCommand,
@@ -18,6 +21,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   PutObjectTaggingCommand,
+  UploadPartCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +102,22 @@ describe('round trips', () => {
     const plain = await s3.send(new HeadObjectCommand({ Bucket: B, Key: 'untyped' }));
     expect(plain.ContentType).toBe('binary/octet-stream');
     expect(plain.StorageClass).toBeUndefined();
+  });
+
+  it('never serves a replaced, retagged, copied-over or deleted small object from a stale read', async () => {
+    for (let round = 0; round < 3; round++) {
+      await s3.send(new PutObjectCommand({ Bucket: B, Key: 'fresh', Body: `v${round}` }));
+      expect((await body('fresh')).toString()).toBe(`v${round}`);
+    }
+    await s3.send(new PutObjectTaggingCommand({ Bucket: B, Key: 'fresh', Tagging: { TagSet: [{ Key: 'a', Value: 'b' }] } }));
+    expect((await s3.send(new GetObjectCommand({ Bucket: B, Key: 'fresh' }))).TagCount).toBe(1);
+    await s3.send(new PutObjectCommand({ Bucket: B, Key: 'other', Body: 'copied' }));
+    await s3.send(new CopyObjectCommand({ Bucket: B, Key: 'fresh', CopySource: `${B}/other` }));
+    expect((await body('fresh')).toString()).toBe('copied');
+    expect((await s3.send(new HeadObjectCommand({ Bucket: B, Key: 'fresh' }))).ContentLength).toBe(6);
+    await s3.send(new DeleteObjectsCommand({ Bucket: B, Delete: { Objects: [{ Key: 'fresh' }] } }));
+    expect((await failure(s3.send(new GetObjectCommand({ Bucket: B, Key: 'fresh' })))).name).toBe('NoSuchKey');
+    expect((await failure(s3.send(new HeadObjectCommand({ Bucket: B, Key: 'fresh' })))).status).toBe(404);
   });
 
   it('handles awkward keys: unicode, spaces, plus, percent, query characters, slashes', async () => {
@@ -354,6 +374,58 @@ describe('conditional writes', () => {
     const absent = await failure(s3.send(new PutObjectCommand({ Bucket: B, Key: 'cw/absent', Body: 'x', IfMatch: v1.ETag })));
     expect([absent.name, absent.status]).toEqual(['NoSuchKey', 404]);
     expect((await failure(s3.send(new HeadObjectCommand({ Bucket: B, Key: 'cw/absent' })))).status).toBe(404);
+  });
+
+  it('answers 409 ConditionalRequestConflict when the object is deleted while an If-Match write is in flight', async () => {
+    const v1 = await s3.send(new PutObjectCommand({ Bucket: B, Key: 'cw/conflict', Body: 'v1' }));
+    const body = randomBytes(300_000);
+    const url = new URL(t.endpoint);
+    let req!: http.ClientRequest;
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'PUT',
+          path: `/${B}/cw/conflict`,
+          agent: false,
+          headers: { authorization: auth(), 'if-match': v1.ETag!, 'content-length': body.length },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on('error', reject);
+    });
+    req.write(body.subarray(0, 100_000));
+    await new Promise((r) => setTimeout(r, 50));
+    await s3.send(new DeleteObjectCommand({ Bucket: B, Key: 'cw/conflict' }));
+    req.end(body.subarray(100_000));
+    const res = await answer;
+    expect([res.status, xmlText(res.body, 'Code'), xmlText(res.body, 'Condition')]).toEqual([409, 'ConditionalRequestConflict', 'If-Match']);
+    expect((await failure(s3.send(new HeadObjectCommand({ Bucket: B, Key: 'cw/conflict' })))).status).toBe(404);
+  });
+
+  it('answers 409 when an If-None-Match completion finds the object that existed at the start deleted', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: B, Key: 'cw/mpu-conflict', Body: 'old' }));
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: B, Key: 'cw/mpu-conflict' }));
+    const part = await s3.send(new UploadPartCommand({ Bucket: B, Key: 'cw/mpu-conflict', UploadId, PartNumber: 1, Body: 'new' }));
+    await s3.send(new DeleteObjectCommand({ Bucket: B, Key: 'cw/mpu-conflict' }));
+    const f = await failure(
+      s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: B,
+          Key: 'cw/mpu-conflict',
+          UploadId,
+          IfNoneMatch: '*',
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+        }),
+      ),
+    );
+    expect([f.name, f.status]).toEqual(['ConditionalRequestConflict', 409]);
+    expect((await failure(s3.send(new HeadObjectCommand({ Bucket: B, Key: 'cw/mpu-conflict' })))).status).toBe(404);
   });
 
   it('answers 501 NotImplemented for condition forms S3 does not accept', async () => {
