@@ -375,6 +375,26 @@ describe('malformed input', () => {
     expect(xmlText(missing.body, 'Key')).toBe('nope');
   });
 
+  it('stores nothing when the client goes away mid-body', async () => {
+    const url = new URL(t.endpoint);
+    await new Promise<void>((resolve) => {
+      const req = http.request({
+        host: url.hostname,
+        port: url.port,
+        method: 'PUT',
+        path: `/${B}/abandoned`,
+        agent: false,
+        headers: { authorization: auth(), 'content-length': 1_000_000 },
+      });
+      req.on('error', () => resolve());
+      req.write(randomBytes(400_000), () => setTimeout(() => req.destroy(), 50));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await absent('abandoned')).toBe(true);
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: B, Prefix: 'abandoned' }));
+    expect(listed.KeyCount).toBe(0);
+  });
+
   it('never answers 500 to garbage: bad percent-encoding, bad numbers, bad dates', async () => {
     const cases: [string, string, Record<string, string>][] = [
       ['GET', `/${B}/%E0%A4%A`, {}],

@@ -54,7 +54,17 @@ export async function ingest(ctx: Ctx, opts: IngestOptions): Promise<Ingested> {
       }
     : (chunk: Buffer) => void md5.update(chunk);
   const body = opts.body ?? EMPTY;
-  const written = await ctx.rt.blobs.write(body, observe, opts.forceBlob);
+  let written: WrittenBody;
+  try {
+    written = await ctx.rt.blobs.write(body, observe, opts.forceBlob);
+  } catch (err) {
+    // A client that goes away mid-body is a short body, not a server failure.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error).message === 'aborted') {
+      throw s3Errors.incompleteBody();
+    }
+    throw err;
+  }
   try {
     if (opts.expectedLength !== undefined && written.size !== opts.expectedLength) throw s3Errors.incompleteBody();
     const digest = md5.digest();
