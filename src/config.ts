@@ -5,15 +5,19 @@
 import { isLogLevel, type LogLevel } from './log.js';
 import type { Durability } from './store/database.js';
 
+/** Overcast's resolved configuration (flags over OVERCAST_* variables over defaults). */
 export interface OvercastConfig {
+  /** Address to listen on. */
   host: string;
   /** 0 = an ephemeral port. */
   port: number;
   /** Directory for the database and object files; undefined = everything in memory. */
   dataDir?: string;
+  /** Server log level. */
   logLevel: LogLevel;
   /** Fail resource types Overcast only stores instead of accepting them. */
   strictResources: boolean;
+  /** `process`: acknowledged writes survive a crash of the process; `full`: also a power loss. */
   durability: Durability;
 }
 

@@ -17,6 +17,8 @@ import { startServer, type RunningServer } from './server/server.js';
 import { isAwsError } from './wire/errors.js';
 import { accountFromAccessKey } from './wire/sigv4.js';
 
+// The lower-level pieces behind startOvercast: a server from a full configuration (what `overcast
+// start` runs), and the configuration read from OVERCAST_* variables.
 export { startServer, type RunningServer } from './server/server.js';
 export { configFromEnv, type OvercastConfig } from './config.js';
 
@@ -51,8 +53,11 @@ export interface StartOvercastOptions {
 
 /** Settings for any `@aws-sdk/*` client constructor: `new S3TablesClient(overcast.clientConfig)`. */
 export interface ClientConfig {
+  /** The server's base URL. */
   endpoint: string;
+  /** The region deployStack uses. */
   region: string;
+  /** Any keys work; the access key decides the account. */
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** S3 must use path-style addressing against a loopback endpoint. */
   forcePathStyle: true;
@@ -92,15 +97,21 @@ export interface DeployStackOptions {
 
 /** One resource of a deployed stack. */
 export interface DeployedResource {
+  /** The resource's name in the template. */
   logicalId: string;
+  /** What CloudFormation's `Ref` gives for most types: a name, an ARN or a generated id. */
   physicalId: string;
+  /** The resource type, e.g. `AWS::S3Tables::Table`. */
   type: string;
+  /** Its latest status, e.g. `CREATE_COMPLETE`. */
   status: string;
 }
 
 /** What {@link Overcast.deployStack} resolves with. */
 export interface DeployStackResult {
+  /** The stack's name. */
   stackName: string;
+  /** The stack's ARN. */
   stackId: string;
   /** `CREATE_COMPLETE` or `UPDATE_COMPLETE` (or the unchanged status when there was nothing to do). */
   status: string;
@@ -118,9 +129,13 @@ export interface DeployStackResult {
 
 /** One failure CloudFormation recorded: a resource (or the stack) that ended `*_FAILED`, and why. */
 export interface StackFailure {
+  /** The resource's name in the template (the stack's name for the stack itself). */
   logicalId: string;
+  /** The resource type (`AWS::CloudFormation::Stack` for the stack itself). */
   type: string;
+  /** The failed status, e.g. `CREATE_FAILED`. */
   status: string;
+  /** CloudFormation's ResourceStatusReason, e.g. the resource handler's message. */
   reason: string;
 }
 
@@ -152,9 +167,11 @@ export class DeployStackError extends Error {
 export interface Overcast {
   /** Base URL of the server, e.g. `http://127.0.0.1:39123`. */
   readonly endpoint: string;
+  /** The region `deployStack` deploys to and `clientConfig` names. */
   readonly region: string;
   /** The account resources are created in (derived from the access key). */
   readonly accountId: string;
+  /** The credentials of `clientConfig` and `env`. */
   readonly credentials: { accessKeyId: string; secretAccessKey: string };
   /** Settings for any `@aws-sdk/*` client: `new S3Client(overcast.clientConfig)`. */
   readonly clientConfig: ClientConfig;

@@ -13,6 +13,7 @@ import { SERVICES } from '../services/registry.js';
 import { buildApp } from './app.js';
 import { BackgroundTasks, type Runtime } from './runtime.js';
 
+/** A listening Overcast server, as `startServer` returns it. */
 export interface RunningServer {
   readonly endpoint: string;
   readonly host: string;
@@ -73,6 +74,10 @@ async function runStartHooks(rt: Runtime): Promise<void> {
   }
 }
 
+/**
+ * Starts a server from a full configuration: opens the store, applies migrations, listens, and
+ * runs each service's start-up recovery. `close()` stops it after background work has finished.
+ */
 export async function startServer(config: OvercastConfig, log?: Logger): Promise<RunningServer> {
   const rt = createRuntime(config, log);
   let app: FastifyInstance;
