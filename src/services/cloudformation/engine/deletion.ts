@@ -7,6 +7,7 @@
  */
 import type { ResourceVersion } from '../state.js';
 import { runGraph } from './graph.js';
+import { turnTransaction } from './turn-transaction.js';
 import { target, stateOf, type Op } from './operation.js';
 import { deleteResource, failureReason } from './resource-calls.js';
 
@@ -82,7 +83,10 @@ export async function deleteInOrder(op: Op, items: DeleteItem[]): Promise<string
       it.settle('DELETE_COMPLETE', null);
       return true;
     },
-    { stopOnFailure: false, batch: (starts) => op.rt.meta.tx(starts) },
+    { stopOnFailure: false, batch: (starts) => {
+        turnTransaction(op.rt, () => op.repo.flush());
+        starts();
+      } },
   );
   return failed;
 }

@@ -26,6 +26,7 @@ import {
 import { planResource, sameValue } from './plan.js';
 import { createResource, failureReason, ResourceError, storedReason, updateResource } from './resource-calls.js';
 import { runGraph } from './graph.js';
+import { turnTransaction } from './turn-transaction.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
 import { checkExports, commitExports } from './exports.js';
 import { policyRefusal } from './stack-policy.js';
@@ -81,6 +82,7 @@ interface RunState {
   scope: ResolveScope;
   oldParameters: StoredParameter[];
   created: Set<string>;
+  kind: 'CREATE' | 'UPDATE';
 }
 
 function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
@@ -113,7 +115,8 @@ async function createOne(s: RunState, decl: PreparedResource, props: Record<stri
       type: decl.type,
       status: 'CREATE_IN_PROGRESS',
       version,
-      pending: { action: 'created' },
+      // A create's rollback removes every resource anyway; an update's needs to know which are new.
+      pending: s.kind === 'UPDATE' ? { action: 'created' } : null,
       eventPhysicalId: '',
       eventProperties: props,
     });
@@ -224,7 +227,7 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
   for (const [id, r] of existing) {
     if (r.version.physicalId !== undefined && !r.row.status.startsWith('DELETE_')) live.set(id, r.version);
   }
-  const s: RunState = { op, d, existing, live, scope: liveScope(live), oldParameters, created: new Set() };
+  const s: RunState = { op, d, existing, live, scope: liveScope(live), oldParameters, created: new Set(), kind };
   const ids = d.prepared.order.filter((id) => d.prepared.resources[id] !== undefined);
   const failed: string[] = [];
   if (kind === 'UPDATE' && op.journal.policy !== undefined) {
@@ -262,7 +265,10 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
         return false;
       }
     },
-    { stopOnFailure: true, batch: (starts) => op.rt.meta.tx(starts) },
+    { stopOnFailure: true, batch: (starts) => {
+        turnTransaction(op.rt, () => op.repo.flush());
+        starts();
+      } },
   );
   const wasCancelled = cancelled.delete(op.stackId);
 
@@ -317,8 +323,8 @@ function commit(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE', outputs: Store
       }
     }
     if (kind === 'CREATE') {
-      for (const r of op.repo.listResources(op.stackId)) {
-        if (r.pending) setPending(op, r.logical_id, null);
+      for (const [id, row] of op.rows) {
+        if (row?.pending) setPending(op, id, null);
       }
       op.events.stack('CREATE_COMPLETE');
       op.repo.updateStack(op.stackId, {

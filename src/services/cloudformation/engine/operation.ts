@@ -55,6 +55,7 @@ export function buffered(base: CloudFormationRepo, rt: Runtime): BufferedRepo {
   const flush = () => {
     if (queue.length === 0) return;
     const writes = queue.splice(0);
+    lastPut.clear();
     base.tx(() => {
       for (const w of writes) w();
     });
@@ -71,6 +72,11 @@ export function buffered(base: CloudFormationRepo, rt: Runtime): BufferedRepo {
       }
     });
   };
+  // The queue slot of the last putResource of each row, while no other write to the row follows:
+  // a later putResource of the same row makes it redundant (IN_PROGRESS then COMPLETE → one write).
+  const lastPut = new Map<string, number>();
+  const rowKey = (stackId: unknown, logicalId: unknown) => `${String(stackId)}\u0000${String(logicalId)}`;
+  const noop = () => {};
   return new Proxy(base, {
     get(target, prop) {
       if (prop === 'flush') return flush;
@@ -86,6 +92,15 @@ export function buffered(base: CloudFormationRepo, rt: Runtime): BufferedRepo {
         };
       }
       return (...args: unknown[]) => {
+        if (prop === 'putResource') {
+          const row = args[0] as ResourceRow;
+          const key = rowKey(row.stack_id, row.logical_id);
+          const earlier = lastPut.get(key);
+          if (earlier !== undefined && earlier < queue.length) queue[earlier] = noop;
+          lastPut.set(key, queue.length);
+        } else if (prop === 'updateResource' || prop === 'deleteResource') {
+          lastPut.delete(rowKey(args[0], args[1]));
+        }
         queue.push(() => fn.apply(target, args));
         schedule();
       };
