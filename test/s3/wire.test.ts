@@ -348,6 +348,10 @@ describe('addressing', () => {
     const expired = await fetch(expiredUrl);
     const text = await expired.text();
     expect([expired.status, xmlText(text, 'Code'), xmlText(text, 'Message')]).toEqual([403, 'AccessDenied', 'Request has expired']);
+    // The SigV2 query form: Expires is an epoch second.
+    const v2 = (expires: number) => `${t.endpoint}/${B}/presigned/obj?AWSAccessKeyId=test&Expires=${expires}&Signature=abc%3D`;
+    expect((await fetch(v2(Math.floor(Date.now() / 1000) + 300))).status).toBe(200);
+    expect((await fetch(v2(Math.floor(Date.now() / 1000) - 300))).status).toBe(403);
   });
 });
 
