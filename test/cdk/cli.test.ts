@@ -123,6 +123,8 @@ describe('the CDK CLI against Overcast', () => {
     expectOk(r);
     expect(r.output).toContain('✅  TablesStack');
     expect(r.output).toContain('CREATE_COMPLETE');
+    // The CLI polls every 5 s: a deployment it timed below that finished before its first poll.
+    expect(Number(/Deployment time: ([\d.]+)s/.exec(r.output)?.[1])).toBeLessThan(5);
     // The template went to the staging bucket under its SHA-256, and is the one deployed.
     const objects = (await c.s3.send(new ListObjectsV2Command({ Bucket: STAGING }))).Contents ?? [];
     expect(objects.map((o) => o.Key)).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.json$/)]);
