@@ -312,6 +312,11 @@ describe('CreateStack and the reads', () => {
     expect(s.Parameters![0]).toMatchObject({ ParameterKey: 'Env', ParameterType: 'String', ParameterConstraints: { AllowedValues: ['dev', 'prod'] } });
     const fromStack = await cfn.send(new GetTemplateSummaryCommand({ StackName: 'api-upd' }));
     expect(fromStack.Parameters!.map((p) => p.ParameterKey)).toEqual(['P']);
+    const huge = JSON.stringify({ Resources: { Q: { Type: 'AWS::SQS::Queue', Metadata: { pad: 'x'.repeat(52_000) } } } });
+    expect(await fails(cfn.send(new CreateStackCommand({ StackName: 'api-huge', TemplateBody: huge })))).toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringMatching(/^1 validation error detected: Value '.*' at 'templateBody' failed to satisfy constraint: Member must have length less than or equal to 51200$/s),
+    });
     expect(await fails(cfn.send(new ValidateTemplateCommand({ TemplateBody: '{"Resources": ' })))).toMatchObject({
       name: 'ValidationError',
       message: expect.stringMatching(/^Template format error: JSON not well-formed\. \(line \d+, column \d+\)$/),

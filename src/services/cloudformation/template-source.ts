@@ -10,9 +10,9 @@ import type { Readable } from 'node:stream';
 import type { Ctx } from '../../server/runtime.js';
 import { isAwsError } from '../../wire/errors.js';
 import { validation } from './errors.js';
+import { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES, templateSizeError } from './template/errors.js';
 
-export const TEMPLATE_BODY_MAX_BYTES = 51_200;
-export const TEMPLATE_URL_MAX_BYTES = 1_048_576;
+export { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES };
 
 export interface TemplateSourceInput {
   TemplateBody?: string;
@@ -138,11 +138,8 @@ export async function templateText(
   }
   if (input.TemplateBody !== undefined) {
     const body = input.TemplateBody;
-    if (Buffer.byteLength(body, 'utf8') > TEMPLATE_BODY_MAX_BYTES) {
-      throw validation(
-        `1 validation error detected: Value '${body}' at 'templateBody' failed to satisfy constraint: Member must have length less than or equal to ${TEMPLATE_BODY_MAX_BYTES}`,
-      );
-    }
+    const tooBig = templateSizeError('TemplateBody', body);
+    if (tooBig) throw tooBig;
     if (body.length === 0) {
       throw validation(
         "1 validation error detected: Value '' at 'templateBody' failed to satisfy constraint: Member must have length greater than or equal to 1",
