@@ -272,22 +272,19 @@ async function templateTextOf(o: DeployStackOptions): Promise<string> {
 function failuresOf(events: CFN.StackEvent[]): StackFailure[] {
   return events
     .filter((e) => e.ResourceStatus?.endsWith('_FAILED') && e.ResourceStatusReason)
-    .map((e) => ({
-      logicalId: e.LogicalResourceId ?? '',
-      type: e.ResourceType ?? '',
-      status: e.ResourceStatus ?? '',
-      reason: e.ResourceStatusReason ?? '',
-    }));
+    .map((e) => ({ logicalId: e.LogicalResourceId!, type: e.ResourceType!, status: e.ResourceStatus!, reason: e.ResourceStatusReason! }));
 }
 
-function failureMessage(verb: string, stack: CFN.Stack, failures: StackFailure[]): string {
+/** The rejection of an operation that ended `stack`'s way: its failed resources, with reasons, in the message. */
+function failure(verb: string, stack: CFN.Stack, events: CFN.StackEvent[]): DeployStackError {
+  const failures = failuresOf(events);
   const lines = [`Stack ${stack.StackName} failed to ${verb}: ${stack.StackStatus}`];
   const resourceFailures = failures.filter((f) => f.type !== 'AWS::CloudFormation::Stack');
   for (const f of resourceFailures.length ? resourceFailures : failures) {
     lines.push(`  ${f.logicalId} (${f.type}) ${f.status}: ${f.reason}`);
   }
   if (!failures.length && stack.StackStatusReason) lines.push(`  ${stack.StackStatusReason}`);
-  return lines.join('\n');
+  return new DeployStackError(lines.join('\n'), stack.StackName!, stack.StackId!, stack.StackStatus!, failures, events);
 }
 
 /**
@@ -340,12 +337,11 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
   }
 
   async function describe(e: Engine, name: string): Promise<CFN.Stack | undefined> {
-    try {
-      return (await e.cfn.describeStacks(ctx(), { StackName: name })).Stacks![0];
-    } catch (err) {
+    const out = await e.cfn.describeStacks(ctx(), { StackName: name }).catch((err: unknown) => {
       if (isMissingStack(err)) return undefined;
       throw err;
-    }
+    });
+    return out?.Stacks?.[0];
   }
 
   async function eventsOf(e: Engine, stackId: string, operationId: string | undefined, since: number): Promise<CFN.StackEvent[]> {
@@ -370,12 +366,8 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     do {
       const page = e.cfn.listStackResources(ctx(), { StackName: stackId, ...(token ? { NextToken: token } : {}) });
       for (const r of page.StackResourceSummaries ?? []) {
-        out.push({
-          logicalId: r.LogicalResourceId ?? '',
-          physicalId: r.PhysicalResourceId ?? '',
-          type: r.ResourceType ?? '',
-          status: r.ResourceStatus ?? '',
-        });
+        const [logicalId, physicalId] = [r.LogicalResourceId ?? '', r.PhysicalResourceId ?? ''];
+        out.push({ logicalId, physicalId, type: r.ResourceType ?? '', status: r.ResourceStatus ?? '' });
       }
       token = page.NextToken;
     } while (token);
@@ -446,9 +438,7 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     await e.cfn.deleteStack(ctx(), { StackName: stack.StackId! });
     const after = await settle(e, stack.StackId!, timeoutMs);
     if (after.StackStatus === 'DELETE_COMPLETE') return;
-    const events = await eventsOf(e, stack.StackId!, undefined, since);
-    const failures = failuresOf(events);
-    throw new DeployStackError(failureMessage('delete', after, failures), after.StackName!, after.StackId!, after.StackStatus!, failures, events);
+    throw failure('delete', after, await eventsOf(e, stack.StackId!, undefined, since));
   }
 
   async function deployStack(o: DeployStackOptions): Promise<DeployStackResult> {
@@ -490,8 +480,7 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     if (stack.StackStatus === 'CREATE_COMPLETE' || stack.StackStatus === 'UPDATE_COMPLETE') {
       return resultOf(e, stack, true, events);
     }
-    const failures = failuresOf(events);
-    throw new DeployStackError(failureMessage('deploy', stack, failures), stack.StackName!, stack.StackId!, stack.StackStatus!, failures, events);
+    throw failure('deploy', stack, events);
   }
 
   async function deleteStack(stackName: string, opts: { timeoutMs?: number } = {}): Promise<void> {
@@ -502,19 +491,14 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
   }
 
   let stopped = false;
+  const endpoint = server.endpoint;
   return {
-    endpoint: server.endpoint,
+    endpoint,
     region,
     accountId,
     credentials,
-    clientConfig: { endpoint: server.endpoint, region, credentials, forcePathStyle: true },
-    env: {
-      AWS_ENDPOINT_URL: server.endpoint,
-      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      AWS_REGION: region,
-      AWS_DEFAULT_REGION: region,
-    },
+    clientConfig: { endpoint, region, credentials, forcePathStyle: true },
+    env: { AWS_ENDPOINT_URL: endpoint, AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_REGION: region, AWS_DEFAULT_REGION: region },
     server,
     deployStack,
     deleteStack,
