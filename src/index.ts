@@ -498,7 +498,10 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     accountId,
     credentials,
     clientConfig: { endpoint, region, credentials, forcePathStyle: true },
-    env: { AWS_ENDPOINT_URL: endpoint, AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_REGION: region, AWS_DEFAULT_REGION: region },
+    env: {
+      ...{ AWS_ENDPOINT_URL: endpoint, AWS_REGION: region, AWS_DEFAULT_REGION: region },
+      ...{ AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey },
+    },
     server,
     deployStack,
     deleteStack,

@@ -70,7 +70,8 @@ export function progressLine(stackName: string, done: number, e: StackEvent): st
   const time = (e.Timestamp ?? new Date()).toLocaleTimeString('en-US');
   const status = e.ResourceStatus ?? '';
   const reason = e.ResourceStatusReason ? ` ${e.ResourceStatusReason}` : '';
-  return `${stackName} | ${String(done).padStart(3)} | ${time.padStart(11)} | ${paint(status, status.padEnd(28))} | ${(e.ResourceType ?? '').padEnd(30)} | ${e.LogicalResourceId}${reason}`;
+  const cells = [stackName, String(done).padStart(3), time.padStart(11), paint(status, status.padEnd(28)), (e.ResourceType ?? '').padEnd(30)];
+  return `${cells.join(' | ')} | ${e.LogicalResourceId}${reason}`;
 }
 
 export interface WatchResult {
