@@ -7,7 +7,7 @@
  * those files, without scanning the directory. In-memory mode keeps blobs in a Map.
  */
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { BlobStream } from './blob-stream.js';
@@ -203,8 +203,28 @@ export class FileBlobStore implements BlobStore {
     this.sweepScheduled = true;
     setImmediate(() => {
       this.sweepScheduled = false;
-      this.collect();
+      void this.collectAsync();
     });
+  }
+
+  /**
+   * collect() off the event loop: unlinking a large file takes milliseconds of the kernel's
+   * time, so the sweep after an overwrite unlinks through the thread pool. A crash in between
+   * leaves the rows in blob_garbage, and recover() removes those files again.
+   */
+  private async collectAsync(): Promise<void> {
+    try {
+      const rows = this.meta.stmt('SELECT id FROM blob_garbage LIMIT 1000').all() as { id: string }[];
+      if (rows.length === 0) return;
+      await Promise.all(rows.map(({ id }) => rm(this.pathOf(id), { force: true })));
+      const del = this.meta.stmt('DELETE FROM blob_garbage WHERE id = ?');
+      this.meta.tx(() => {
+        for (const { id } of rows) del.run(id);
+      });
+      if (rows.length === 1000) this.sweep();
+    } catch {
+      // the store may have closed meanwhile; recover() finishes the job at the next start
+    }
   }
 
   private collect(): void {

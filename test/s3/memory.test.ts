@@ -14,7 +14,7 @@ import { tempDir } from '../helpers/server.js';
 import { auth } from './helpers.js';
 
 const GiB = 1024 * 1024 * 1024;
-const LIMIT_MIB = 64;
+const LIMIT_MIB = 80;
 let child: ChildProcess;
 let endpoint: string;
 const dir = tempDir('overcast-memory-');

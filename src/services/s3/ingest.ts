@@ -4,12 +4,12 @@
  * the declared checksum (header or aws-chunked trailer) and the length, with AWS's errors. On
  * any failure the written blob is discarded, so nothing of a refused body remains.
  */
-import { createHash } from 'node:crypto';
 import type { Ctx } from '../../server/runtime.js';
 import type { WrittenBody } from '../../store/blobs.js';
 import type { ChunkedBody } from './aws-chunked.js';
 import {
   createHasher,
+  type Hasher,
   parseContentMd5,
   verifyChecksum,
   verifyContentMd5,
@@ -17,6 +17,7 @@ import {
   type DeclaredChecksum,
 } from './checksums.js';
 import { s3Errors } from './errors.js';
+import { StreamingMd5 } from './md5.js';
 
 export interface IngestOptions {
   body: AsyncIterable<Buffer | Uint8Array> | undefined;
@@ -42,22 +43,38 @@ export interface Ingested {
 
 const EMPTY: AsyncIterable<Buffer> = { async *[Symbol.asyncIterator]() {} };
 
+/**
+ * The body as the blob store reads it, hashed on the way and paced by the MD5 worker. A socket
+ * is iterated without destroy-on-return, so a refused body can still be answered.
+ */
+async function* hashed(
+  body: AsyncIterable<Buffer | Uint8Array>,
+  md5: StreamingMd5,
+  hasher: Hasher | undefined,
+): AsyncGenerator<Buffer> {
+  const source = body as AsyncIterable<Buffer | Uint8Array> & { iterator?: (o: { destroyOnReturn: boolean }) => AsyncIterable<Buffer> };
+  const chunks = typeof source.iterator === 'function' ? source.iterator({ destroyOnReturn: false }) : source;
+  for await (const c of chunks) {
+    const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c);
+    md5.update(chunk);
+    hasher?.update(chunk);
+    const wait = md5.ready();
+    if (wait) await wait;
+    yield chunk;
+  }
+}
+
 export async function ingest(ctx: Ctx, opts: IngestOptions): Promise<Ingested> {
   const expectedMd5 = parseContentMd5(opts.contentMd5);
   const algorithm = opts.declared?.algorithm ?? opts.compute;
-  const md5 = createHash('md5');
+  const md5 = new StreamingMd5();
   const hasher = algorithm ? createHasher(algorithm) : undefined;
-  const observe = hasher
-    ? (chunk: Buffer) => {
-        md5.update(chunk);
-        hasher.update(chunk);
-      }
-    : (chunk: Buffer) => void md5.update(chunk);
   const body = opts.body ?? EMPTY;
   let written: WrittenBody;
   try {
-    written = await ctx.rt.blobs.write(body, observe, opts.forceBlob);
+    written = await ctx.rt.blobs.write(hashed(body, md5, hasher), undefined, opts.forceBlob);
   } catch (err) {
+    md5.abort();
     // A client that goes away mid-body is a short body, not a server failure.
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error).message === 'aborted') {
@@ -67,7 +84,7 @@ export async function ingest(ctx: Ctx, opts: IngestOptions): Promise<Ingested> {
   }
   try {
     if (opts.expectedLength !== undefined && written.size !== opts.expectedLength) throw s3Errors.incompleteBody();
-    const digest = md5.digest();
+    const digest = await md5.digest();
     verifyContentMd5(expectedMd5, digest);
     let checksum: Ingested['checksum'];
     if (algorithm && hasher) {

@@ -1,0 +1,162 @@
+/**
+ * MD5 of an upload (its ETag) without holding the event loop: bodies up to 1 MiB are hashed on
+ * the main thread at the end; a larger body is handed, in 1 MiB batches copied into transferable
+ * buffers, to one shared worker thread that hashes while the main thread keeps reading the socket
+ * and writing the blob file. MD5 runs at about 500 MB/s, so on the main thread a 1 GiB upload
+ * would stall every other request for two seconds. The caller paces itself with `ready()`, which
+ * waits while the worker is more than a few MiB behind, so memory stays bounded.
+ */
+import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+
+const OFFLOAD_AFTER = 1024 * 1024;
+const BATCH = 1024 * 1024;
+const MAX_BACKLOG = 4 * 1024 * 1024;
+
+const WORKER = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const jobs = new Map();
+parentPort.on('message', (m) => {
+  if (m.op === 'update') {
+    let h = jobs.get(m.id);
+    if (!h) jobs.set(m.id, (h = createHash('md5')));
+    h.update(new Uint8Array(m.data, 0, m.length));
+    // The batch buffer goes back to be filled again: no allocation per MiB on either side.
+    parentPort.postMessage({ op: 'ack', id: m.id, length: m.length, data: m.data }, [m.data]);
+  } else if (m.op === 'digest') {
+    const h = jobs.get(m.id) ?? createHash('md5');
+    jobs.delete(m.id);
+    parentPort.postMessage({ op: 'digest', id: m.id, digest: h.digest() });
+  } else if (m.op === 'drop') {
+    jobs.delete(m.id);
+  }
+});
+`;
+
+interface Job {
+  backlog: number;
+  drained: (() => void)[];
+  done?: { resolve: (d: Buffer) => void; reject: (e: Error) => void };
+}
+
+let worker: Worker | undefined;
+const jobs = new Map<number, Job>();
+/** Batch buffers back from the worker, ready for reuse. */
+const spare: ArrayBuffer[] = [];
+let nextId = 1;
+
+function hasher(): Worker {
+  if (worker) return worker;
+  const w = new Worker(WORKER, { eval: true });
+  w.unref();
+  w.on('message', (m: { op: string; id: number; length?: number; digest?: Uint8Array; data?: ArrayBuffer }) => {
+    if (m.data && spare.length < 8) spare.push(m.data);
+    const job = jobs.get(m.id);
+    if (!job) return;
+    if (m.op === 'ack') {
+      job.backlog -= m.length!;
+      if (job.backlog <= MAX_BACKLOG / 2) job.drained.splice(0).forEach((r) => r());
+    } else if (m.op === 'digest') {
+      jobs.delete(m.id);
+      job.done?.resolve(Buffer.from(m.digest!));
+    }
+  });
+  const fail = (err: Error) => {
+    worker = undefined;
+    for (const job of jobs.values()) {
+      job.done?.reject(err);
+      job.drained.splice(0).forEach((r) => r());
+    }
+    jobs.clear();
+  };
+  w.on('error', fail);
+  w.on('exit', (code) => fail(new Error(`md5 worker exited with code ${code}`)));
+  worker = w;
+  return w;
+}
+
+export class StreamingMd5 {
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private id = 0;
+  private batch: Uint8Array | undefined;
+  private batchLength = 0;
+  private failed: Error | undefined;
+
+  update(chunk: Buffer): void {
+    if (this.id === 0) {
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+      if (this.heldBytes <= OFFLOAD_AFTER) return;
+      this.id = nextId++;
+      jobs.set(this.id, { backlog: 0, drained: [] });
+      for (const c of this.held) this.add(c);
+      this.held = [];
+      return;
+    }
+    this.add(chunk);
+  }
+
+  private add(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      this.batch ??= new Uint8Array(spare.pop() ?? new ArrayBuffer(BATCH));
+      const n = Math.min(chunk.length - at, BATCH - this.batchLength);
+      this.batch.set(chunk.subarray(at, at + n), this.batchLength);
+      this.batchLength += n;
+      at += n;
+      if (this.batchLength === BATCH) this.flush();
+    }
+  }
+
+  private flush(): void {
+    if (!this.batch || this.batchLength === 0) return;
+    const job = jobs.get(this.id);
+    if (!job) {
+      this.failed ??= new Error('md5 worker failed');
+      this.batch = undefined;
+      this.batchLength = 0;
+      return;
+    }
+    job.backlog += this.batchLength;
+    const data = this.batch.buffer;
+    try {
+      hasher().postMessage({ op: 'update', id: this.id, data, length: this.batchLength }, [data as ArrayBuffer]);
+    } catch (err) {
+      this.failed ??= err as Error;
+    }
+    this.batch = undefined;
+    this.batchLength = 0;
+  }
+
+  /** A promise to await before reading more when the worker is behind, else undefined. */
+  ready(): Promise<void> | undefined {
+    const job = this.id ? jobs.get(this.id) : undefined;
+    if (!job || job.backlog <= MAX_BACKLOG) return undefined;
+    return new Promise((resolve) => job.drained.push(resolve));
+  }
+
+  async digest(): Promise<Buffer> {
+    if (this.id === 0) {
+      const h = createHash('md5');
+      for (const c of this.held) h.update(c);
+      this.held = [];
+      return h.digest();
+    }
+    this.flush();
+    if (this.failed) throw this.failed;
+    const job = jobs.get(this.id);
+    if (!job) throw new Error('md5 worker failed');
+    return new Promise<Buffer>((resolve, reject) => {
+      job.done = { resolve, reject };
+      hasher().postMessage({ op: 'digest', id: this.id });
+    });
+  }
+
+  /** Forgets a hash whose body was refused midway. */
+  abort(): void {
+    this.held = [];
+    if (this.id && jobs.delete(this.id)) worker?.postMessage({ op: 'drop', id: this.id });
+  }
+}
