@@ -233,6 +233,14 @@ describe('reads', () => {
     expect([both.name, both.status]).toEqual(['InvalidRequest', 400]);
   });
 
+  it('knows only the null version of an object', async () => {
+    expect((await body('ranged', { VersionId: 'null' })).toString()).toBe(data.toString());
+    const f = await failure(s3.send(new GetObjectCommand({ Bucket: B, Key: 'ranged', VersionId: 'abc' })));
+    expect([f.name, f.status, f.error.ArgumentName]).toEqual(['InvalidArgument', 400, 'versionId']);
+    expect((await failure(s3.send(new DeleteObjectCommand({ Bucket: B, Key: 'ranged', VersionId: 'abc' })))).status).toBe(400);
+    expect((await body('ranged')).toString()).toBe(data.toString());
+  });
+
   it('answers NoSuchKey with the key, and HEAD with a bare 404', async () => {
     const f = await failure(s3.send(new GetObjectCommand({ Bucket: B, Key: 'missing/key' })));
     expect([f.name, f.status, f.error.Key]).toEqual(['NoSuchKey', 404, 'missing/key']);

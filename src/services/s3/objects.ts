@@ -93,6 +93,13 @@ export async function putObject(ctx: Ctx, input: PutObjectInput): Promise<S3.Put
   return out;
 }
 
+/** Objects are not versioned: `null` is the only version id there is. */
+function checkVersionId(versionId: string | undefined): void {
+  if (versionId !== undefined && versionId !== 'null') {
+    throw s3Errors.invalidArgument('Invalid version id specified', 'versionId', versionId);
+  }
+}
+
 function requireObject(ctx: Ctx, bucket: string, key: string): ObjectRow {
   requireBucket(ctx, bucket);
   const row = repo(ctx).getObject(bucket, key);
@@ -168,6 +175,7 @@ export type GetObjectResult = Omit<S3.GetObjectOutput, 'Body'> & { Body: Buffer 
  * as a stream opened synchronously, so a concurrent overwrite cannot pull the bytes away.
  */
 export function getObjectContent(ctx: Ctx, input: S3.GetObjectRequest): GetObjectResult {
+  checkVersionId(input.VersionId);
   const row = requireObject(ctx, input.Bucket!, input.Key!);
   const { out, range } = prepareRead(row, input, true);
   const start = range?.start ?? 0;
@@ -187,6 +195,7 @@ export function getObject(ctx: Ctx, input: S3.GetObjectRequest): Omit<S3.GetObje
 
 export function headObject(ctx: Ctx, input: S3.HeadObjectRequest): S3.HeadObjectOutput {
   requireBucket(ctx, input.Bucket!);
+  checkVersionId(input.VersionId);
   const r = repo(ctx);
   const row = input.PartNumber !== undefined ? r.getObject(input.Bucket!, input.Key!) : r.headObject(input.Bucket!, input.Key!);
   if (!row) throw s3Errors.noSuchKey(input.Key!);
@@ -195,6 +204,7 @@ export function headObject(ctx: Ctx, input: S3.HeadObjectRequest): S3.HeadObject
 
 export function deleteObject(ctx: Ctx, input: S3.DeleteObjectRequest): S3.DeleteObjectOutput {
   requireBucket(ctx, input.Bucket!);
+  checkVersionId(input.VersionId);
   const released = ctx.rt.meta.tx(() => {
     const blobs = repo(ctx).deleteObject(input.Bucket!, input.Key!);
     if (blobs?.length) ctx.rt.blobs.release(blobs);
