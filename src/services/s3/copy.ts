@@ -142,14 +142,13 @@ export async function copyObject(ctx: Ctx, input: S3.CopyObjectRequest): Promise
     checkWriteConditions(input, key, current, snapshot);
   }
   const now = Date.now();
-  const copied = self && !compute
-    ? undefined
-    : await ingest(ctx, { body: sourceBytes(ctx, source.row), compute });
+  const copied = self && !compute ? undefined : await ingest(ctx, { body: sourceBytes(ctx, source.row), compute });
   const written = copied?.written;
   let etag = source.row.etag;
-  let checksum = keepChecksum || (self && !compute)
-    ? source.row.checksum_algorithm ? { algorithm: source.row.checksum_algorithm as ChecksumAlgorithm, value: source.row.checksum!, type: source.row.checksum_type! } : undefined
+  const sourceChecksum = source.row.checksum_algorithm
+    ? { algorithm: source.row.checksum_algorithm as ChecksumAlgorithm, value: source.row.checksum!, type: source.row.checksum_type! }
     : undefined;
+  let checksum = keepChecksum || (self && !compute) ? sourceChecksum : undefined;
   if (copied) {
     etag = copied.etag;
     if (copied.checksum) checksum = { ...copied.checksum, type: 'FULL_OBJECT' };
