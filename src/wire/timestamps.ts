@@ -7,9 +7,16 @@ import type { TimestampFormat } from '../model/service-model.js';
 
 /** `2025-01-07T22:14:48.689000Z` — microsecond precision as the S3 Tables service prints. */
 export function isoMicros(date: Date): string {
+  const ms = date.getTime();
+  // Timestamps come in runs (a row's createdAt and modifiedAt, a page of rows made together), and
+  // Date#toISOString dominates a listing's serialization otherwise.
+  if (ms === lastMicros.ms) return lastMicros.text;
   const iso = date.toISOString(); // always ends in `.sssZ`
-  return `${iso.slice(0, -1)}000Z`;
+  lastMicros = { ms, text: `${iso.slice(0, -1)}000Z` };
+  return lastMicros.text;
 }
+
+let lastMicros = { ms: Number.NaN, text: '' };
 
 /** `2025-01-07T22:14:48.689Z` — the millisecond form query/XML services emit. */
 export function isoMillis(date: Date): string {
