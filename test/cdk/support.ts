@@ -10,10 +10,10 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { GetObjectCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetTableMetadataLocationCommand, ListTableBucketsCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
 import ts from 'typescript';
-import type { TestServer } from '../helpers/server.js';
+import { warehouseBuckets as storedWarehouseBuckets, type TestServer } from '../helpers/server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
@@ -90,11 +90,12 @@ export interface Clients {
   s3t: S3TablesClient;
   s3: S3Client;
   cfn: CloudFormationClient;
+  server: TestServer;
 }
 
 export function clients(t: TestServer): Clients {
   const config = { ...t.clientConfig, maxAttempts: 1 };
-  return { s3t: new S3TablesClient(config), s3: new S3Client(config), cfn: new CloudFormationClient(config) };
+  return { s3t: new S3TablesClient(config), s3: new S3Client(config), cfn: new CloudFormationClient(config), server: t };
 }
 
 /** The current metadata.json of a table, read from its warehouse over the S3 API. */
@@ -117,7 +118,7 @@ export async function tableBucketNames(c: Clients): Promise<string[]> {
 }
 
 export async function warehouseBuckets(c: Clients): Promise<string[]> {
-  return ((await c.s3.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name!).filter((n) => n.endsWith('--table-s3'));
+  return storedWarehouseBuckets(c.server);
 }
 
 /** Polls `read` until it returns `want` (a warehouse purge finishes after the delete), at most ~5 s. */

@@ -58,6 +58,18 @@ export async function startTestServer(overrides: Partial<OvercastConfig> = {}): 
   };
 }
 
+/**
+ * The S3 Tables warehouse buckets that exist. They are invisible to ListBuckets (as on AWS, where
+ * they belong to the service's account), so tests that prove no warehouse is left behind read the
+ * server's store.
+ */
+export function warehouseBuckets(t: TestServer): string[] {
+  const rows = t.server.runtime.meta.db
+    .prepare("SELECT name FROM s3_buckets WHERE name LIKE '%--table-s3' ORDER BY name")
+    .all() as { name: string }[];
+  return rows.map((r) => r.name);
+}
+
 /** A fresh temporary directory, removed by the returned cleanup. */
 export function tempDir(prefix = 'overcast-test-'): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));

@@ -12,9 +12,16 @@ import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../../wire/sigv4.js';
 import { createBucket, purgeBucket, putObject } from '../s3/provider.js';
 import { repo } from './common.js';
 
+/**
+ * The owner of warehouse buckets. On AWS they live in an account of the S3 Tables service, so
+ * they never show in the table owner's ListBuckets, yet clients with the table's permissions read
+ * and write them by name; an owner no access key can map to gives the same here.
+ */
+export const WAREHOUSE_OWNER = 's3tables-service';
+
 /** Creates the warehouse bucket (call inside the transaction that records the table or the purge). */
 export function createWarehouseBucket(ctx: Ctx, bucket: string): void {
-  createBucket(ctx, { Bucket: bucket }, { allowReserved: true });
+  createBucket({ ...ctx, account: WAREHOUSE_OWNER }, { Bucket: bucket }, { allowReserved: true });
 }
 
 async function* once(bytes: Buffer): AsyncIterable<Buffer> {
