@@ -16,6 +16,8 @@ Commands:
       --in-memory        keep everything in memory   (env OVERCAST_IN_MEMORY=1)
       --log-level LEVEL  debug | info | warn | error | silent (env OVERCAST_LOG_LEVEL)
       --durability MODE  process (survives kill -9) | full (also power loss)
+      --strict-resources fail CloudFormation resource types Overcast only stores
+                         (env OVERCAST_STRICT_RESOURCES=1)
   env                Print export lines for AWS_ENDPOINT_URL, credentials and region:
                        eval "$(overcast env)"
       --force            also replace credentials and region already set
