@@ -5,10 +5,13 @@
  * errors (a malformed URL, say) are answered in AWS's shape, never as an HTML page.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Dispatcher } from './dispatch.js';
 import type { Runtime } from './runtime.js';
 import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js';
+import { scopeFromAuthorization } from '../wire/sigv4.js';
+import { escapeXml, XML_DECLARATION } from '../wire/xml.js';
 import { SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
 
@@ -60,12 +63,26 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
     keepAliveTimeout: 65_000,
     return503OnClosing: false,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 65_535 },
-    frameworkErrors: (error, _req, reply) => {
+    frameworkErrors: (error, req, reply) => {
+      // Only a request line fastify cannot parse (bad percent-encoding) ends here.
       const raw = reply.raw;
+      const requestId = randomUUID();
       raw.statusCode = 400;
+      const service = scopeFromAuthorization(req.headers.authorization)?.service ?? 's3';
+      if (service === 's3') {
+        raw.setHeader('content-type', 'application/xml');
+        raw.setHeader('x-amz-request-id', requestId);
+        raw.end(
+          `${XML_DECLARATION}<Error><Code>InvalidURI</Code><Message>Couldn't parse the specified URI.</Message>` +
+            `<URI>${escapeXml(req.url ?? '')}</URI><RequestId>${requestId}</RequestId></Error>`,
+        );
+        return;
+      }
+      const code = service === 's3tables' ? 'BadRequestException' : 'MalformedQueryString';
       raw.setHeader('content-type', 'application/json');
-      raw.setHeader('x-amzn-errortype', 'BadRequest');
-      raw.end(JSON.stringify({ __type: 'BadRequest', message: error.message }));
+      raw.setHeader('x-amzn-requestid', requestId);
+      raw.setHeader('x-amzn-errortype', code);
+      raw.end(JSON.stringify({ __type: code, message: error.message }));
     },
   });
   app.removeAllContentTypeParsers();

@@ -46,6 +46,22 @@ describe('routing', () => {
     expect(((await res.json()) as { message: string }).message).toContain("'dynamodb'");
   });
 
+  it('answers a request line with malformed percent-encoding in the shape of the service it names', async () => {
+    const s3 = await fetch(`${t.endpoint}/unsigned-check/a%zz`);
+    expect(s3.status).toBe(400);
+    const body = await s3.text();
+    expect(body).toContain('<Code>InvalidURI</Code>');
+    expect(body).toContain("<Message>Couldn't parse the specified URI.</Message>");
+    const s3tables = await fetch(`${t.endpoint}/buckets/a%zz`, {
+      headers: {
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/s3tables/aws4_request, SignedHeaders=host, Signature=x',
+      },
+    });
+    expect(s3tables.status).toBe(400);
+    expect(s3tables.headers.get('x-amzn-errortype')).toBe('BadRequestException');
+  });
+
   it('scopes S3 bucket listings by the account of the access key', async () => {
     const other = new S3Client({ ...t.clientConfig, credentials: { accessKeyId: '111122223333', secretAccessKey: 'x' } });
     await other.send(new CreateBucketCommand({ Bucket: 'owned-by-111122223333' }));
