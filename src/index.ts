@@ -216,29 +216,40 @@ interface Engine {
 
 let engine: Promise<Engine> | undefined;
 
-/** The CloudFormation provider and the engine's settle hook, imported once. */
+/**
+ * The CloudFormation provider and the engine's settle hook, imported once (a failure is retried).
+ * One import at a time, never in parallel: under jest's ESM mode two dynamic imports in flight
+ * whose graphs share a module fail with "request for '…' is not in cache" (jestjs/jest#11434,
+ * nodejs/node#33216); a `Promise.all` of imports hit it every run. In Node, parallel imports gained
+ * nothing measurable (startOvercast stays ~0.12 s).
+ */
 function loadEngine(): Promise<Engine> {
   engine ??= (async () => {
-    const [cfn, op, start, port] = await Promise.all([
-      import('./services/cloudformation/provider.js'),
-      import('./services/cloudformation/engine/operation.js'),
-      import('./services/cloudformation/engine/start.js'),
-      import('./services/cloudformation/engine/template-port.js'),
-    ]);
+    const cfn = await import('./services/cloudformation/provider.js');
+    const op = await import('./services/cloudformation/engine/operation.js');
+    const port = await import('./services/cloudformation/engine/template-port.js');
+    const calls = await import('./services/cloudformation/engine/resource-calls.js');
+    const environment = await import('./services/cloudformation/engine/environment.js');
+    const start = await import('./services/cloudformation/engine/start.js');
+    // start.loadEngine() loads these three in parallel; loaded here first, it finds them loaded.
+    await port.loadTemplateLayer();
+    await calls.loadRegistry();
+    await environment.loadSsm();
     await start.loadEngine();
     return { cfn, settled: op.settled, parse: port.parse };
-  })();
+  })().catch((err: unknown) => {
+    engine = undefined;
+    throw err;
+  });
   return engine;
 }
 
-/** Everything a first deploy and the first SDK requests would otherwise load on demand. */
+/** Everything a first deploy and the first SDK requests would otherwise load on demand (in sequence, see loadEngine). */
 async function warmUp(): Promise<void> {
   await loadEngine();
-  const [{ resourceType }, { serviceModel }, { SERVICES }] = await Promise.all([
-    import('./services/cloudformation/spec.js'),
-    import('./model/service-model.js'),
-    import('./services/registry.js'),
-  ]);
+  const { resourceType } = await import('./services/cloudformation/spec.js');
+  const { serviceModel } = await import('./model/service-model.js');
+  const { SERVICES } = await import('./services/registry.js');
   resourceType('AWS::S3Tables::TableBucket');
   for (const service of SERVICES) {
     await service.load();
@@ -309,11 +320,11 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     strictResources: options.strictResources ?? false,
   };
   // Warm-up failures are not fatal: whatever failed to load is loaded (and reported) on first use.
+  // It runs after the server's start-up, not beside it, for the dynamic imports' sake (loadEngine).
   let warmError: unknown;
-  const warming = options.warm === false ? undefined : warmUp().catch((err) => void (warmError = err));
   const server = await startServer(config);
   const rt = server.runtime;
-  if (warming) await warming;
+  if (options.warm !== false) await warmUp().catch((err) => void (warmError = err));
   if (warmError) rt.log.warn('warming the CloudFormation engine failed', warmError);
   const region = options.region ?? 'us-east-1';
   const credentials = { ...(options.credentials ?? { accessKeyId: 'test', secretAccessKey: 'test' }) };
