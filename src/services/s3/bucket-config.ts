@@ -60,11 +60,39 @@ export function deleteBucketPolicy(ctx: Ctx, input: S3.DeleteBucketPolicyRequest
 
 // --- tagging ---
 
-export function putBucketTagging(ctx: Ctx, input: S3.PutBucketTaggingRequest): void {
+const isSystemKey = (key: string | undefined) => key?.toLowerCase().startsWith('aws:') === true;
+
+/**
+ * PutBucketTagging replaces the bucket's tag set. Keys starting `aws:` (any case) are system tags,
+ * which CloudFormation puts on the buckets it creates: a requester must send a bucket's system tags
+ * back unchanged ("System Tags cannot be removed by requester") and can neither add nor change one
+ * (AWS's behaviour since 2018: cloud-custodian#2834/#2861, terraform-provider-aws#7323/#7342); they
+ * do not count toward the 50 tags (CloudFormation's resource-tag docs). `opts.cloudFormation`: the
+ * caller is the CloudFormation engine, which may set `aws:cloudformation:*` tags.
+ */
+export function putBucketTagging(ctx: Ctx, input: S3.PutBucketTaggingRequest, opts: { cloudFormation?: boolean } = {}): void {
   const tags = input.Tagging?.TagSet;
   if (!tags) throw s3Errors.malformedXml();
-  validateTagSet(tags, 'bucket');
-  writeConfig(ctx, input.Bucket!, 'tagging', tags);
+  const system = tags.filter((t) => isSystemKey(t.Key));
+  validateTagSet(tags.filter((t) => !isSystemKey(t.Key)), 'bucket');
+  const seen = new Set<string>();
+  for (const t of system) {
+    if (t.Value === undefined) throw s3Errors.malformedXml();
+    if (seen.has(t.Key!)) throw s3Errors.invalidTag('Cannot provide multiple Tags with the same key', t.Key);
+    seen.add(t.Key!);
+  }
+  ctx.rt.meta.tx(() => {
+    const current = (readConfig<S3.Tag[]>(ctx, input.Bucket!, 'tagging') ?? []).filter((t) => isSystemKey(t.Key));
+    for (const t of system) {
+      const allowed = opts.cloudFormation && t.Key!.startsWith('aws:cloudformation:');
+      if (!allowed && !current.some((c) => c.Key === t.Key && c.Value === t.Value)) {
+        throw s3Errors.invalidTag('System tags cannot be added/updated by requester', t.Key);
+      }
+    }
+    const dropped = current.find((c) => !seen.has(c.Key!));
+    if (dropped && !opts.cloudFormation) throw s3Errors.invalidTag('System Tags cannot be removed by requester', dropped.Key);
+    writeConfig(ctx, input.Bucket!, 'tagging', tags);
+  });
 }
 
 export function getBucketTagging(ctx: Ctx, input: S3.GetBucketTaggingRequest): S3.GetBucketTaggingOutput {
