@@ -2,8 +2,9 @@
  * The plain CDK CLI against Overcast, end to end, no wrapper: `cdk bootstrap` with the CLI's own
  * template (again at `localhost`: no changes), `cdk deploy` of a TypeScript app with aws-cdk-lib's
  * S3 Tables constructs (template published to the staging bucket and read back through
- * TemplateURL, outputs printed), a no-change deploy, `cdk diff` of a changed app, the update
- * (bucket in place, table replaced), `cdk destroy` leaving nothing behind; then shorter runs at
+ * TemplateURL, outputs printed), a no-change deploy, `--tags` reaching the resources in place,
+ * `cdk diff` of a changed app, the update (bucket in place, table replaced, the stack tag gone
+ * again), `cdk destroy` leaving nothing behind; then shorter runs at
  * `localhost` and with `--method=direct` from the assemblies the first run synthesized, and the
  * bootstrap template deployed by `aws cloudformation deploy`. CLI steps run one after another
  * against one server and one bootstrap.
@@ -187,6 +188,21 @@ describe('the CDK CLI against Overcast', () => {
     expect(after.LastUpdatedTime).toEqual(before.LastUpdatedTime);
   });
 
+  it('cdk deploy --tags puts stack tags on the stack and, in place, on its table bucket and table', async () => {
+    const arn = await tableBucketArn();
+    const old = await c.s3t.send(new GetTableCommand({ tableBucketARN: arn, namespace: 'analytics', name: 'events' }));
+    // From the synthesized assembly (no synth): only the stack tags differ from what is deployed.
+    const r = await cdk([...DEPLOY, '--tags', 'owner=cdk', '--app', join(tmp.path, 'assembly-v1')], { cwd: plainDir, env: at127 });
+    expectOk(r);
+    const stack = (await c.cfn.send(new DescribeStacksCommand({ StackName: 'TablesStack' }))).Stacks![0]!;
+    expect(stack.StackStatus).toBe('UPDATE_COMPLETE');
+    expect(stack.Tags).toEqual([{ Key: 'owner', Value: 'cdk' }]);
+    expect((await c.s3t.send(new ListTagsForResourceCommand({ resourceArn: arn }))).tags).toEqual({ team: 'analytics', owner: 'cdk' });
+    const table = await c.s3t.send(new GetTableCommand({ tableBucketARN: arn, namespace: 'analytics', name: 'events' }));
+    expect(table.tableARN).toBe(old.tableARN);
+    expect((await c.s3t.send(new ListTagsForResourceCommand({ resourceArn: table.tableARN! }))).tags).toEqual({ dataset: 'events', owner: 'cdk' });
+  });
+
   it('cdk diff of the changed app shows the in-place change and the replacement, and changes nothing', async () => {
     const r = await cdk(['diff', '-c', 'tablesVersion=2'], { cwd: appDir, env: at127 });
     expectOk(r);
@@ -212,7 +228,8 @@ describe('the CDK CLI against Overcast', () => {
     expect(printed.TableBucketArn).toBe(arn);
     const maintenance = await c.s3t.send(new GetTableBucketMaintenanceConfigurationCommand({ tableBucketARN: arn }));
     expect(maintenance.configuration?.icebergUnreferencedFileRemoval?.settings?.icebergUnreferencedFileRemoval?.unreferencedDays).toBe(20);
-    expect((await c.s3t.send(new ListTagsForResourceCommand({ resourceArn: arn }))).tags).toMatchObject({ team: 'lakehouse' });
+    // Without --tags the CLI sends `Tags=`: the stack tag leaves the resources.
+    expect((await c.s3t.send(new ListTagsForResourceCommand({ resourceArn: arn }))).tags).toEqual({ team: 'lakehouse' });
     expect(await tableNames(arn)).toEqual(['events_v2']);
     const table = await c.s3t.send(new GetTableCommand({ tableBucketARN: arn, namespace: 'analytics', name: 'events_v2' }));
     expect(table.tableARN).toBe(printed.TableArn);

@@ -81,13 +81,33 @@ describe('aws cloudformation deploy', () => {
     expect(again.stdout).toContain('No changes to deploy');
     expect(again.ms).toBeLessThan(NO_SLEEP_MS);
 
-    const prod = await aws(t, ['cloudformation', 'deploy', '--template-file', file, '--stack-name', 'cli-deploy', '--parameter-overrides', 'Env=prod', 'Greeting=hi']);
+    const prod = await aws(t, [
+      'cloudformation',
+      'deploy',
+      '--template-file',
+      file,
+      '--stack-name',
+      'cli-deploy',
+      '--parameter-overrides',
+      'Env=prod',
+      'Greeting=hi',
+      '--tags',
+      'owner=cli',
+    ]);
     expect(prod.stderr + prod.stdout).not.toMatch(/error|failed/i);
     expect(prod.code).toBe(0);
     expect(prod.ms).toBeLessThan(NO_SLEEP_MS);
     expect(JSON.parse((await aws(t, ['ssm', 'get-parameter', '--name', '/cli/prod/greeting'])).stdout).Parameter.Value).toBe('hi production');
     // The parameter was replaced (its Name changed): the old one went in cleanup.
     expect((await aws(t, ['ssm', 'get-parameter', '--name', '/cli/dev/greeting'])).code).not.toBe(0);
+    // --tags are stack tags, which reach the parameter beside CloudFormation's system tags.
+    const listed = await aws(t, ['ssm', 'list-tags-for-resource', '--resource-type', 'Parameter', '--resource-id', '/cli/prod/greeting']);
+    expect(JSON.parse(listed.stdout).TagList).toEqual(
+      expect.arrayContaining([
+        { Key: 'owner', Value: 'cli' },
+        { Key: 'aws:cloudformation:logical-id', Value: 'Param' },
+      ]),
+    );
 
     const described = JSON.parse((await aws(t, ['cloudformation', 'describe-stacks', '--stack-name', 'cli-deploy'])).stdout);
     expect(described.Stacks[0]).toMatchObject({

@@ -56,7 +56,10 @@ export interface ResourceVersion {
   type: string;
   physicalId?: string;
   ref?: string;
+  /** The template's resolved properties (without the stack's tags). */
   props: Record<string, unknown>;
+  /** The stack-level tags applied to it, for types with a tag property (engine/stack-tags.ts). */
+  stackTags?: Tag[];
   attributes: Record<string, unknown>;
   deletionPolicy: DeletionPolicy;
   updateReplacePolicy: UpdateReplacePolicy;

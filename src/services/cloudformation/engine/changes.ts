@@ -2,13 +2,15 @@
  * The whole-stack change computation behind change sets and UpdateStack's "No updates are to be
  * performed.": every resource of the new template planned against the stack's resource rows in
  * dependency order (a resource being added or replaced makes its dependents' values Dynamic),
- * removed resources with their policy action, and whether the outputs would change.
+ * removed resources with their policy action, and whether the outputs would change. The stack's new
+ * tags count: a taggable resource whose merged tags differ is modified (Scope Tags).
  */
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import type { Ctx } from '../../../server/runtime.js';
 import { cfnRepo, stackData, versionOf, type ResourceVersion } from '../state.js';
 import type { Deployment } from './deploy.js';
 import { dynamicCauses, planningScope, planResource, type ResourcePlan } from './plan.js';
+import { stackTagsFor } from './stack-tags.js';
 import * as T from './template-port.js';
 
 export interface StackChanges {
@@ -45,6 +47,7 @@ export function computeChanges(ctx: Ctx, stack: StackRow | undefined, d: Deploym
       resource: decl,
       props,
       current: current.get(id),
+      stackTags: stackTagsFor(decl.type, d.data.tags),
       oldParameters,
       newParameters: d.data.parameters,
     });

@@ -7,6 +7,7 @@
  * deletes replaced and removed resources. A failure hands over to rollback unless rollback is
  * disabled.
  */
+import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { PreparedResource, ResolveScope } from '../template/types.js';
 import { resourceType } from '../spec.js';
 import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from '../state.js';
@@ -26,6 +27,7 @@ import {
 import { planResource, sameValue } from './plan.js';
 import { createResource, failureReason, ResourceError, storedReason, updateResource } from './resource-calls.js';
 import { runGraph } from './graph.js';
+import { stackTagsFor } from './stack-tags.js';
 import { turnTransaction } from './turn-transaction.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
 import { checkExports, commitExports } from './exports.js';
@@ -49,10 +51,11 @@ export function requestCancel(stackId: string): void {
   cancelled.add(stackId);
 }
 
-function versionFor(decl: PreparedResource, props: Record<string, unknown>): ResourceVersion {
+function versionFor(decl: PreparedResource, props: Record<string, unknown>, stackTags?: Tag[]): ResourceVersion {
   return {
     type: decl.type,
     props,
+    ...(stackTags ? { stackTags } : {}),
     attributes: {},
     deletionPolicy: decl.deletionPolicy,
     updateReplacePolicy: decl.updateReplacePolicy,
@@ -104,10 +107,16 @@ function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
   };
 }
 
-async function createOne(s: RunState, decl: PreparedResource, props: Record<string, unknown>, replacing?: ResourceVersion): Promise<void> {
+async function createOne(
+  s: RunState,
+  decl: PreparedResource,
+  props: Record<string, unknown>,
+  stackTags: Tag[] | undefined,
+  replacing?: ResourceVersion,
+): Promise<void> {
   const { op } = s;
   const id = decl.logicalId;
-  const version = versionFor(decl, props);
+  const version = versionFor(decl, props, stackTags);
   if (!replacing) {
     s.created.add(id);
     writeResource(op, {
@@ -121,7 +130,7 @@ async function createOne(s: RunState, decl: PreparedResource, props: Record<stri
       eventProperties: props,
     });
   }
-  const { state, stored } = await createResource(target(op, id, decl.type), props);
+  const { state, stored } = await createResource(target(op, id, decl.type), props, stackTags);
   const done: ResourceVersion = {
     ...version,
     physicalId: state.physicalId,
@@ -152,14 +161,34 @@ async function deployOne(s: RunState, id: string): Promise<void> {
   const current = s.existing.get(id);
   const cur = current && current.version.physicalId !== undefined && !current.row.status.startsWith('DELETE_') ? current.version : undefined;
   const props = (T.resolve(decl.properties ?? {}, s.scope, d.rctx) ?? {}) as Record<string, unknown>;
-  if (!cur) return createOne(s, decl, props);
+  const stackTags = stackTagsFor(decl.type, d.data.tags);
+  if (!cur) return createOne(s, decl, props, stackTags);
 
-  const plan = planResource({ resource: decl, props, current: cur, oldParameters: s.oldParameters, newParameters: d.data.parameters });
-  const next = versionFor(decl, props);
+  const plan = planResource({
+    resource: decl,
+    props,
+    current: cur,
+    stackTags,
+    oldParameters: s.oldParameters,
+    newParameters: d.data.parameters,
+  });
+  const next = versionFor(decl, props, stackTags);
   if (plan.action === 'None') {
-    const kept: ResourceVersion = { ...cur, declaration: next.declaration, dependsOn: next.dependsOn, metadata: next.metadata };
+    // New stack tags the resource overrides with its own change nothing on it; they are recorded.
+    const { stackTags: _old, ...rest } = cur;
+    const kept: ResourceVersion = {
+      ...rest,
+      ...(next.stackTags ? { stackTags: next.stackTags } : {}),
+      declaration: next.declaration,
+      dependsOn: next.dependsOn,
+      metadata: next.metadata,
+    };
     s.live.set(id, kept);
-    if (!sameValue(cur.dependsOn, next.dependsOn) || !sameValue(cur.declaration, next.declaration)) {
+    if (
+      !sameValue(cur.dependsOn, next.dependsOn) ||
+      !sameValue(cur.declaration, next.declaration) ||
+      !sameValue(cur.stackTags ?? [], next.stackTags ?? [])
+    ) {
       writeResource(op, { logicalId: id, type: cur.type, status: current!.row.status, reason: current!.row.status_reason, version: kept, silent: true });
     }
     return;
@@ -183,7 +212,7 @@ async function deployOne(s: RunState, id: string): Promise<void> {
       pending: { action: 'replaced', prior: cur },
       eventProperties: props,
     });
-    return createOne(s, decl, props, cur);
+    return createOne(s, decl, props, stackTags, cur);
   }
   writeResource(op, {
     logicalId: id,
@@ -195,7 +224,9 @@ async function deployOne(s: RunState, id: string): Promise<void> {
   });
   const propsChanged = plan.changes.some((c) => c.attribute === 'Properties' || c.attribute === 'Tags');
   let state = stateOf(cur);
-  if (propsChanged) state = await updateResource(target(op, id, decl.type), props, { props: cur.props, state });
+  if (propsChanged) {
+    state = await updateResource(target(op, id, decl.type), props, stackTags, { props: cur.props, state, stackTags: cur.stackTags });
+  }
   const done: ResourceVersion = {
     ...next,
     physicalId: state.physicalId,

@@ -30,14 +30,15 @@ function parameterInputs(value: unknown): ParameterInput[] {
   }));
 }
 
-function tagsOf(value: unknown, parent: StackData): { Key: string; Value: string }[] {
-  const own = Array.isArray(value)
+/**
+ * The child's stack tags: the resource's Tags, into which the engine has already merged the
+ * parent's stack-level tags (engine/stack-tags.ts), so a tag removed from the parent leaves the
+ * child too.
+ */
+function tagsOf(value: unknown): { Key: string; Value: string }[] {
+  return Array.isArray(value)
     ? value.map((t: { Key?: unknown; Value?: unknown }) => ({ Key: String(t?.Key ?? ''), Value: String(t?.Value ?? '') }))
     : [];
-  // Stack-level tags of the parent propagate to nested stacks.
-  const merged = new Map(parent.tags.map((t) => [t.Key ?? '', t.Value ?? '']));
-  for (const t of own) merged.set(t.Key, t.Value);
-  return [...merged].map(([Key, Value]) => ({ Key, Value }));
 }
 
 function stateOfChild(child: StackRow): ResourceState {
@@ -77,7 +78,7 @@ function deployment(rc: ResourceContext, child: { id: string; name: string }, te
       capabilities: parentData.capabilities,
       viaChangeSet: true,
       settings: {
-        tags: tagsOf(props.Tags, parentData),
+        tags: tagsOf(props.Tags),
         capabilities: parentData.capabilities,
         notificationArns: Array.isArray(props.NotificationARNs) ? props.NotificationARNs.map(String) : parentData.notificationArns,
         disableRollback: false,

@@ -8,10 +8,11 @@
  * causing resource (`ResourceReference` for Ref, `ResourceAttribute` for GetAtt), so `Always` +
  * `Dynamic` gives `Replacement: Conditional`, as AWS reports it (reference §2.5, §6).
  */
-import type { Change, ResourceChangeDetail } from '@aws-sdk/client-cloudformation';
+import type { Change, ResourceChangeDetail, Tag } from '@aws-sdk/client-cloudformation';
 import { replacementOf, resourceType } from '../spec.js';
 import type { PreparedResource, ResolveScope } from '../template/types.js';
 import type { ResourceVersion, StoredParameter } from '../state.js';
+import { mergeTags } from './stack-tags.js';
 
 const MARK = '\u0000overcast-dynamic:';
 const MARK_RE = /\u0000overcast-dynamic:([^\u0000]+)\u0000/g;
@@ -108,6 +109,8 @@ export interface PlanInput {
   /** Properties resolved (markers where values are not known yet). */
   props: Record<string, unknown>;
   current?: ResourceVersion;
+  /** The stack-level tags the resource takes now (stack-tags.ts `stackTagsFor`). */
+  stackTags?: Tag[];
   oldParameters: StoredParameter[];
   newParameters: StoredParameter[];
 }
@@ -144,10 +147,14 @@ export function planResource(input: PlanInput): ResourcePlan {
   const oldRaw = ((current.declaration?.Properties ?? {}) as Record<string, unknown>) ?? {};
   const newRaw = resource.properties ?? {};
   const tagProp = resourceType(resource.type)?.tag?.[0];
-  const names = new Set([...Object.keys(current.props), ...Object.keys(props)]);
+  // The tag property is compared with the stack's tags merged in, so a change of the stack's tags
+  // alone modifies the resource (Scope Tags, never a replacement).
+  const beforeProps = mergeTags(resource.type, current.props, current.stackTags);
+  const afterProps = mergeTags(resource.type, props, input.stackTags);
+  const names = new Set([...Object.keys(beforeProps), ...Object.keys(afterProps)]);
   for (const name of names) {
-    const before = current.props[name];
-    const after = props[name];
+    const before = beforeProps[name];
+    const after = afterProps[name];
     if (sameValue(before, after)) continue;
     const changeType = before === undefined ? 'Add' : after === undefined ? 'Remove' : 'Modify';
     const attribute = name === tagProp ? 'Tags' : 'Properties';

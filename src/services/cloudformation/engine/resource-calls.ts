@@ -4,13 +4,16 @@
  * a provider's own ResourceFailure as is, a service error the way CloudFormation's registry
  * handlers report it (`Resource handler returned message: "…" (RequestToken: …, HandlerErrorCode:
  * …)`). Types Overcast does not run are "stored": kept with a generated physical id unless strict
- * mode refuses them.
+ * mode refuses them. Every provider call gets the resolved properties with the stack's tags (and
+ * CloudFormation's system tags) merged into the tag property (stack-tags.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../../server/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
 import { generatedName } from '../naming.js';
 import { ResourceFailure, type ResourceContext, type ResourceProvider, type ResourceState } from '../resources/types.js';
+import { providerProperties } from './stack-tags.js';
 
 export class ResourceError extends Error {}
 
@@ -94,14 +97,16 @@ function refuseStored(t: CallTarget): never {
   );
 }
 
+/** `stackTags`: the stack-level tags the resource takes (stack-tags.ts `stackTagsFor`). */
 export async function createResource(
   t: CallTarget,
   props: Record<string, unknown>,
+  stackTags?: Tag[],
 ): Promise<{ state: ResourceState; stored: boolean }> {
   const found = lookup(t.type);
   if (found.unrecognized) throw new ResourceError(`Template format error: Unrecognized resource types: [${t.type}]`);
   if (found.provider) {
-    const state = await found.provider.create(context(t), props);
+    const state = await found.provider.create(context(t), providerProperties(t, props, stackTags));
     return { state, stored: found.stored };
   }
   if (t.strict) refuseStored(t);
@@ -111,10 +116,16 @@ export async function createResource(
 export async function updateResource(
   t: CallTarget,
   props: Record<string, unknown>,
-  previous: { props: Record<string, unknown>; state: ResourceState },
+  stackTags: Tag[] | undefined,
+  previous: { props: Record<string, unknown>; state: ResourceState; stackTags?: Tag[] },
 ): Promise<ResourceState> {
   const found = lookup(t.type);
-  if (found.provider) return found.provider.update(context(t), props, previous);
+  if (found.provider) {
+    return found.provider.update(context(t), providerProperties(t, props, stackTags), {
+      props: providerProperties(t, previous.props, previous.stackTags),
+      state: previous.state,
+    });
+  }
   if (t.strict) refuseStored(t);
   return previous.state;
 }

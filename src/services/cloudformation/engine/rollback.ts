@@ -168,8 +168,17 @@ async function restoreModified(op: Op, skip: Set<string>): Promise<string[]> {
       writeResource(op, { logicalId: id, type: prior.type, status: 'UPDATE_IN_PROGRESS', version: cur, eventProperties: prior.props });
       try {
         let state = stateOf(prior);
-        if (!sameValue(cur.props, prior.props) || r.row.status === 'UPDATE_FAILED' || r.row.status === 'UPDATE_IN_PROGRESS') {
-          state = await updateResource(target(op, id, prior.type), prior.props, { props: cur.props, state: stateOf(cur) });
+        if (
+          !sameValue(cur.props, prior.props) ||
+          !sameValue(cur.stackTags ?? [], prior.stackTags ?? []) ||
+          r.row.status === 'UPDATE_FAILED' ||
+          r.row.status === 'UPDATE_IN_PROGRESS'
+        ) {
+          state = await updateResource(target(op, id, prior.type), prior.props, prior.stackTags, {
+            props: cur.props,
+            state: stateOf(cur),
+            stackTags: cur.stackTags,
+          });
         }
         const restored: ResourceVersion = {
           ...prior,

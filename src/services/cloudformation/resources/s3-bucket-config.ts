@@ -209,7 +209,8 @@ export const APPLIERS: [string, Applier][] = [
     {
       put: (ctx, Bucket, v) => {
         const TagSet = Object.entries(tagMap(v)).map(([Key, Value]) => ({ Key, Value }));
-        if (TagSet.length) s3.putBucketTagging(ctx, { Bucket, Tagging: { TagSet } });
+        // The engine adds CloudFormation's aws:cloudformation:* system tags, which only it may set.
+        if (TagSet.length) s3.putBucketTagging(ctx, { Bucket, Tagging: { TagSet } }, { cloudFormation: true });
         else s3.deleteBucketTagging(ctx, { Bucket });
       },
       remove: (ctx, Bucket) => s3.deleteBucketTagging(ctx, { Bucket }),
