@@ -1,17 +1,16 @@
 /**
- * The HTTP front: one fastify instance with a single catch-all route, bodies left unparsed (S3
- * streams them), Overcast's own endpoints under `/_overcast/` (health, reset, metrics), and
- * everything else handed to the dispatcher as a framework-neutral WireRequest. Fastify's own
- * errors (a malformed URL, say) are answered in AWS's shape, never as an HTML page.
+ * The HTTP front: one fastify instance with a single catch-all route, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
+ * (health, reset, metrics), and everything else handed to the dispatcher as a framework-neutral
+ * WireRequest. Errors outside the codecs (a malformed URL, a header section too large, an uncaught
+ * failure) are answered in the shape of the service the request names (early-errors.ts).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Dispatcher } from './dispatch.js';
+import { answerClientError, earlyError } from './early-errors.js';
 import type { Runtime } from './runtime.js';
 import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js';
 import { scopeFromAuthorization } from '../wire/sigv4.js';
-import { escapeXml, XML_DECLARATION } from '../wire/xml.js';
 import { SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
 
@@ -63,27 +62,16 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
     keepAliveTimeout: 65_000,
     return503OnClosing: false,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 65_535 },
-    frameworkErrors: (error, req, reply) => {
+    frameworkErrors: (_error, req, reply) => {
       // Only a request line fastify cannot parse (bad percent-encoding) ends here.
-      const raw = reply.raw;
-      const requestId = randomUUID();
-      raw.statusCode = 400;
       const service = scopeFromAuthorization(req.headers.authorization)?.service ?? 's3';
-      if (service === 's3') {
-        raw.setHeader('content-type', 'application/xml');
-        raw.setHeader('x-amz-request-id', requestId);
-        raw.end(
-          `${XML_DECLARATION}<Error><Code>InvalidURI</Code><Message>Couldn't parse the specified URI.</Message>` +
-            `<URI>${escapeXml(req.url ?? '')}</URI><RequestId>${requestId}</RequestId></Error>`,
-        );
-        return;
-      }
-      const code = service === 's3tables' ? 'BadRequestException' : 'MalformedQueryString';
-      raw.setHeader('content-type', 'application/json');
-      raw.setHeader('x-amzn-requestid', requestId);
-      raw.setHeader('x-amzn-errortype', code);
-      raw.end(JSON.stringify({ __type: code, message: error.message }));
+      void earlyError(service, 'uri', req.url ?? '').then((res) => {
+        reply.raw.writeHead(res.status, res.headers);
+        reply.raw.end(res.body);
+      });
     },
+    // A message Node's parser rejects (header section too large, broken framing): AWS's shape.
+    clientErrorHandler: answerClientError,
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
@@ -92,41 +80,40 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   // Time spent answering AWS requests, so benchmarks can set the server's share against a client's.
   const metrics = { requests: 0, requestMs: 0 };
 
+  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const url = request.raw.url ?? '/';
+    if (url.startsWith('/_overcast/')) {
+      const path = url.split('?')[0];
+      if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
+        return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(health(rt)));
+      }
+      if (path === '/_overcast/reset' && request.method === 'POST') {
+        await hooks.reset();
+        return reply.code(200).header('content-type', 'application/json').send('{"reset":true}');
+      }
+      if (path === '/_overcast/metrics' && request.method === 'GET') {
+        const body = { ...metrics, backgroundMs: rt.background.busyMs };
+        return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
+      }
+      return reply.code(404).header('content-type', 'application/json').send('{"message":"not found"}');
+    }
+    const started = performance.now();
+    const res = await dispatcher.handle(toWireRequest(request));
+    metrics.requests++;
+    metrics.requestMs += performance.now() - started;
+    return send(reply, res);
+  };
+
   app.route({
     method: [...METHODS],
     url: '*',
-    handler: async (request, reply) => {
-      const url = request.raw.url ?? '/';
-      if (url.startsWith('/_overcast/')) {
-        const path = url.split('?')[0];
-        if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
-          return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(health(rt)));
-        }
-        if (path === '/_overcast/reset' && request.method === 'POST') {
-          await hooks.reset();
-          return reply.code(200).header('content-type', 'application/json').send('{"reset":true}');
-        }
-        if (path === '/_overcast/metrics' && request.method === 'GET') {
-          const body = { ...metrics, backgroundMs: rt.background.busyMs };
-          return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
-        }
-        return reply.code(404).header('content-type', 'application/json').send('{"message":"not found"}');
-      }
-      const started = performance.now();
-      const res = await dispatcher.handle(toWireRequest(request));
-      metrics.requests++;
-      metrics.requestMs += performance.now() - started;
-      return send(reply, res);
-    },
+    handler: answer,
   });
 
-  app.setErrorHandler((error, _request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     rt.log.error('unhandled error', error);
-    reply
-      .code(500)
-      .header('content-type', 'application/json')
-      .header('x-amzn-errortype', 'InternalError')
-      .send(JSON.stringify({ __type: 'InternalError', message: 'We encountered an internal error. Please try again.' }));
+    const service = scopeFromAuthorization(request.headers.authorization)?.service ?? 's3';
+    return send(reply, await earlyError(service, 'internal'));
   });
   return app;
 }

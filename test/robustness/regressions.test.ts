@@ -1,0 +1,63 @@
+/**
+ * The defects the hostile-input sweep found, each pinned by the smallest request that showed it:
+ * the request, AWS's answer (status, code, shape) and the state afterwards.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { authorization, send } from './support.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => t.stop());
+
+/** Writes `text` on a fresh connection and returns everything the server sends until it closes. */
+function rawExchange(text: string | Buffer): Promise<string> {
+  const url = new URL(t.endpoint);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(text));
+    const got: Buffer[] = [];
+    socket.on('data', (d: Buffer) => got.push(d));
+    socket.on('close', () => resolve(Buffer.concat(got).toString('utf8')));
+    socket.on('error', reject);
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer')));
+  });
+}
+
+describe('errors outside the codecs come in the shape of the service named', () => {
+  it('a header section too large: S3 RequestHeaderSectionTooLarge, and the connection closes', async () => {
+    const answer = await rawExchange(`GET /bucket/${'k'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('<Error><Code>RequestHeaderSectionTooLarge</Code>');
+    expect((await send(t.endpoint, { method: 'GET', path: '/_overcast/health' })).status).toBe(200);
+  });
+
+  it('the credential scope after an oversized request line still picks the shape (SSM: JSON)', async () => {
+    const answer = await rawExchange(
+      `POST /${'a'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('ssm')}\r\ncontent-length: 2\r\n\r\n{}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nx-amzn-errortype: ValidationException\r\n/i);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ __type: 'ValidationException' });
+  });
+
+  it('a HEAD request gets the status without a body', async () => {
+    const answer = await rawExchange(`HEAD /bucket/${'k'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('bad percent-encoding for a query service: an XML ErrorResponse, not JSON', async () => {
+    const res = await send(t.endpoint, {
+      method: 'POST',
+      path: '/a%zz',
+      headers: { authorization: authorization('cloudformation'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'Action=ListExports&Version=2010-05-15',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.toString()).toMatch(/^<ErrorResponse xmlns="http:\/\/cloudformation\.amazonaws\.com\/doc\/2010-05-15\/"><Error><Type>Sender<\/Type><Code>MalformedQueryString<\/Code>/);
+  });
+});
