@@ -21,9 +21,15 @@ import { loadRegistry, lookup } from './resource-calls.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
 import * as T from './template-port.js';
 
-/** Loads what every operation needs (template layer, registry, SSM) once per process. */
+/**
+ * Loads what every operation needs (template layer, registry, SSM) once per process, one after
+ * the other: concurrent dynamic imports of graphs that share modules break jest's ESM loader
+ * ("request for 'node:crypto' is not in cache", jestjs/jest#11434), and in-process tests run there.
+ */
 export async function loadEngine(): Promise<void> {
-  await Promise.all([T.loadTemplateLayer(), loadRegistry(), loadSsm()]);
+  await T.loadTemplateLayer();
+  await loadRegistry();
+  await loadSsm();
 }
 
 export interface DeploymentRequest {
