@@ -1,5 +1,6 @@
 /**
- * The HTTP front: one fastify instance with a single catch-all route, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
+ * The HTTP front: one fastify instance with a single catch-all route answered in its onRequest
+ * hook, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
  * (health, reset, metrics), and everything else handed to the dispatcher as a framework-neutral
  * WireRequest. Errors outside the codecs (a malformed URL, a header section too large, an uncaught
  * failure) are answered in the shape of the service the request names (early-errors.ts).
@@ -107,7 +108,10 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   app.route({
     method: [...METHODS],
     url: '*',
-    handler: answer,
+    // Answered in onRequest, before fastify's body handling: it would refuse a Content-Type it
+    // cannot parse (empty, `garbage`), which AWS accepts (S3 stores it as the object's type).
+    onRequest: (request, reply) => answer(request, reply),
+    handler: async (_request, reply) => reply,
   });
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -61,3 +61,34 @@ describe('errors outside the codecs come in the shape of the service named', () 
     expect(res.body.toString()).toMatch(/^<ErrorResponse xmlns="http:\/\/cloudformation\.amazonaws\.com\/doc\/2010-05-15\/"><Error><Type>Sender<\/Type><Code>MalformedQueryString<\/Code>/);
   });
 });
+
+describe('a Content-Type fastify cannot parse still reaches the service', () => {
+  it('S3 stores an object whose Content-Type is empty or not a media type, as AWS does', async () => {
+    const auth = { authorization: authorization('s3') };
+    expect((await send(t.endpoint, { method: 'PUT', path: '/ct-bucket', headers: auth })).status).toBe(200);
+    for (const [key, type] of [['empty', ''], ['garbage', 'garbage'], ['params', 'text/plain; ;;']] as const) {
+      const put = await send(t.endpoint, { method: 'PUT', path: `/ct-bucket/${key}`, headers: { ...auth, 'content-type': type }, body: 'x' });
+      expect(put.status, type).toBe(200);
+      const head = await send(t.endpoint, { method: 'HEAD', path: `/ct-bucket/${key}`, headers: auth });
+      expect(head.status).toBe(200);
+    }
+    expect((await send(t.endpoint, { method: 'HEAD', path: '/ct-bucket/garbage', headers: auth })).headers['content-type']).toBe('garbage');
+  });
+
+  it('SSM and S3 Tables answer in their own shape, never 500', async () => {
+    const ssm = await send(t.endpoint, {
+      method: 'POST',
+      path: '/',
+      headers: { authorization: authorization('ssm'), 'x-amz-target': 'AmazonSSM.GetParameter', 'content-type': '' },
+      body: '{"Name":"/nope"}',
+    });
+    expect([ssm.status, ssm.headers['x-amzn-errortype']]).toEqual([400, 'ParameterNotFound']);
+    const s3t = await send(t.endpoint, {
+      method: 'PUT',
+      path: '/buckets',
+      headers: { authorization: authorization('s3tables'), 'content-type': 'not a type' },
+      body: '{"name":"ct-bucket"}',
+    });
+    expect(s3t.status).toBe(200);
+  });
+});
