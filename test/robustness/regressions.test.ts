@@ -2,7 +2,17 @@
  * The defects the hostile-input sweep found, each pinned by the smallest request that showed it:
  * the request, AWS's answer (status, code, shape) and the state afterwards.
  */
+import { createHash } from 'node:crypto';
 import net from 'node:net';
+import {
+  CreateBucketCommand,
+  DeleteObjectsCommand,
+  GetBucketTaggingCommand,
+  ListObjectsV2Command,
+  PutBucketTaggingCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorization, send } from './support.js';
@@ -90,5 +100,50 @@ describe('a Content-Type fastify cannot parse still reaches the service', () => 
       body: '{"name":"ct-bucket"}',
     });
     expect(s3t.status).toBe(200);
+  });
+});
+
+describe('S3 XML bodies are parsed as XML 1.0, expanding no entity of the client', () => {
+  const md5 = (body: string) => createHash('md5').update(body).digest('base64');
+  const putTagging = (bucket: string, body: string) =>
+    send(t.endpoint, {
+      method: 'PUT',
+      path: `/${bucket}?tagging`,
+      headers: { authorization: authorization('s3'), 'content-md5': md5(body), 'content-type': 'application/xml' },
+      body,
+    });
+
+  it('refuses DTDs, undefined entities, bad character references and runaway nesting with MalformedXML, changing nothing', async () => {
+    const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
+    await s3.send(new CreateBucketCommand({ Bucket: 'xml-bucket' }));
+    await s3.send(new PutBucketTaggingCommand({ Bucket: 'xml-bucket', Tagging: { TagSet: [{ Key: 'k', Value: 'before' }] } }));
+    const tag = (value: string) => `<Tagging><TagSet><Tag><Key>k</Key><Value>${value}</Value></Tag></TagSet></Tagging>`;
+    const bodies = [
+      `<!DOCTYPE t [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${tag('&b;')}`,
+      `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]>${tag('&x;')}`,
+      tag('&undefined;'),
+      tag('a&#0;b'),
+      tag('&#xD800;'),
+      `<Tagging>${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</Tagging>`,
+    ];
+    for (const body of bodies) {
+      const res = await putTagging('xml-bucket', body);
+      expect([res.status, /<Code>(\w+)<\/Code>/.exec(res.body.toString())?.[1]], body.slice(0, 60)).toEqual([400, 'MalformedXML']);
+    }
+    const tags = await s3.send(new GetBucketTaggingCommand({ Bucket: 'xml-bucket' }));
+    expect(tags.TagSet).toEqual([{ Key: 'k', Value: 'before' }]);
+  });
+
+  it("decodes character references: the SDK's line breaks in DeleteObjects keys delete the right object", async () => {
+    const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
+    await s3.send(new CreateBucketCommand({ Bucket: 'xml-keys' }));
+    const key = 'line\nbreak\u2028separator';
+    await s3.send(new PutObjectCommand({ Bucket: 'xml-keys', Key: key, Body: 'x' }));
+    const res = await s3.send(new DeleteObjectsCommand({ Bucket: 'xml-keys', Delete: { Objects: [{ Key: key }] } }));
+    expect(res.Deleted?.map((d) => d.Key)).toEqual([key]);
+    expect((await s3.send(new ListObjectsV2Command({ Bucket: 'xml-keys' }))).KeyCount).toBe(0);
+    const tagged = await putTagging('xml-keys', '<Tagging><TagSet><Tag><Key>&#65;&amp;</Key><Value><![CDATA[<&>]]></Value></Tag></TagSet></Tagging>');
+    expect(tagged.status).toBeLessThan(300);
+    expect((await s3.send(new GetBucketTaggingCommand({ Bucket: 'xml-keys' }))).TagSet).toEqual([{ Key: 'A&', Value: '<&>' }]);
   });
 });
