@@ -15,10 +15,11 @@ export interface XmlNode {
   text: string;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+// A carriage return is written as a reference: a parser turns a literal one into a line feed.
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
 
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(/[&<>"'\r]/g, (c) => ESCAPES[c]!);
 }
 
 export function element(name: string, inner: string): string {
