@@ -75,17 +75,23 @@ export function header(req: WireRequest, name: string): string | undefined {
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** Reads a whole (non-streaming) body, refusing more than `limit` bytes. */
-export async function readBody(req: WireRequest, limit = DEFAULT_BODY_LIMIT): Promise<Buffer> {
+/**
+ * Reads a whole (non-streaming) body, refusing more than `limit` bytes with `tooLarge()` (default
+ * 413 RequestEntityTooLarge). The stream is left open, not destroyed: the dispatcher drains the
+ * rest, so the client still reads the error instead of a reset connection.
+ */
+export async function readBody(
+  req: WireRequest,
+  limit = DEFAULT_BODY_LIMIT,
+  tooLarge: () => AwsError = () => new AwsError('RequestEntityTooLarge', `Request body exceeds ${limit} bytes`, 413),
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req.body) {
+  const body = req.body as Readable & { iterator(o: { destroyOnReturn: boolean }): AsyncIterable<Buffer> };
+  for await (const chunk of body.iterator({ destroyOnReturn: false })) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > limit) {
-      req.body.destroy();
-      throw new AwsError('RequestEntityTooLarge', `Request body exceeds ${limit} bytes`, 413);
-    }
+    if (size > limit) throw tooLarge();
     chunks.push(buf);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);

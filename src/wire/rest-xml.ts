@@ -29,6 +29,8 @@ export interface RestXmlOptions {
   xmlNamespace?: string;
   /** Largest XML request body accepted. */
   maxXmlBody?: number;
+  /** The error for an XML body over that size. */
+  tooLarge?: () => AwsError;
 }
 
 export interface RestXmlCodec extends Codec {
@@ -42,7 +44,7 @@ export function restXmlCodec(model: () => ServiceModel, options: RestXmlOptions)
   const normalize = options.normalize ?? ((req: WireRequest) => req);
 
   async function readPayload(m: ServiceModel, shape: Shape, req: WireRequest): Promise<unknown> {
-    const body = await readBody(req, options.maxXmlBody ?? 2 * 1024 * 1024);
+    const body = await readBody(req, options.maxXmlBody ?? 2 * 1024 * 1024, options.tooLarge);
     if (body.length === 0) return undefined;
     if (shape.type === 'blob' || shape.type === 'string') return shape.type === 'string' ? body.toString('utf8') : body;
     const root = parseXml(body.toString('utf8'));

@@ -149,3 +149,35 @@ describe('S3 XML bodies are parsed as XML 1.0, expanding no entity of the client
     expect((await s3.send(new GetBucketTaggingCommand({ Bucket: 'xml-keys' }))).TagSet).toEqual([{ Key: 'A&', Value: '<&>' }]);
   });
 });
+
+describe('a body over the limit is answered, not reset', () => {
+  it('S3: an XML body over 2 MiB is MaxMessageLengthExceeded, and nothing changes', async () => {
+    const auth = { authorization: authorization('s3') };
+    await send(t.endpoint, { method: 'PUT', path: '/big-bodies', headers: auth });
+    const body = `<Tagging><TagSet>${' '.repeat(3 * 1024 * 1024)}</TagSet></Tagging>`;
+    const res = await send(t.endpoint, { method: 'PUT', path: '/big-bodies?tagging', headers: { ...auth, 'content-type': 'application/xml' }, body });
+    expect([res.status, /<Code>(\w+)<\/Code>/.exec(res.body.toString())?.[1]]).toEqual([400, 'MaxMessageLengthExceeded']);
+    const after = await send(t.endpoint, { method: 'GET', path: '/big-bodies?tagging', headers: auth });
+    expect(/<Code>(\w+)<\/Code>/.exec(after.body.toString())?.[1]).toBe('NoSuchTagSet');
+  });
+
+  it('JSON and query services: 413 RequestEntityTooLarge in their own shape', async () => {
+    const big = 'x'.repeat(17 * 1024 * 1024);
+    const ssm = await send(t.endpoint, {
+      method: 'POST',
+      path: '/',
+      headers: { authorization: authorization('ssm'), 'x-amz-target': 'AmazonSSM.PutParameter', 'content-type': 'application/x-amz-json-1.1' },
+      body: JSON.stringify({ Name: '/big', Value: big, Type: 'String' }),
+    });
+    expect([ssm.status, ssm.headers['x-amzn-errortype']]).toEqual([413, 'RequestEntityTooLarge']);
+    const cfn = await send(t.endpoint, {
+      method: 'POST',
+      path: '/',
+      headers: { authorization: authorization('cloudformation'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: `Action=ValidateTemplate&Version=2010-05-15&TemplateBody=${big}`,
+    });
+    expect(cfn.status).toBe(413);
+    expect(cfn.body.toString()).toContain('<Code>RequestEntityTooLarge</Code>');
+    expect((await send(t.endpoint, { method: 'GET', path: '/_overcast/health' })).status).toBe(200);
+  });
+});

@@ -106,6 +106,7 @@ export const s3Errors = {
     }),
   incompleteBody: () =>
     e('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header', 400),
+  maxMessageLengthExceeded: () => e('MaxMessageLengthExceeded', 'Your request was too big.', 400),
   missingContentLength: () => e('MissingContentLength', 'You must provide the Content-Length HTTP header.', 411),
   keyTooLong: (size: number) => e('KeyTooLongError', 'Your key is too long', 400, { MaxSizeAllowed: 1024, Size: size }),
   invalidStorageClass: (value: string) =>

@@ -51,6 +51,9 @@ const ROOT_ELEMENTS: Record<string, string> = {
   GetObjectAttributes: 'GetObjectAttributesResponse',
 };
 
+/** Largest XML request body (configurations, DeleteObjects' 1,000 keys) before MaxMessageLengthExceeded. */
+const MAX_XML_BODY = 2 * 1024 * 1024;
+
 /** Operations whose payload is the object body (streamed, possibly aws-chunked). */
 const STREAMING = new Set(['PutObject', 'UploadPart']);
 
@@ -92,6 +95,8 @@ const inner = restXmlCodec(() => serviceModel('s3'), {
   normalize,
   rootElement: (op) => ROOT_ELEMENTS[op],
   xmlNamespace: S3_NS,
+  maxXmlBody: MAX_XML_BODY,
+  tooLarge: s3Errors.maxMessageLengthExceeded,
   unknownOperation: (req) =>
     new AwsError('NotImplemented', `Overcast does not implement ${req.method} ${req.rawPath} for S3.`, 501),
 });
@@ -149,7 +154,7 @@ async function verifyXmlBody(req: WireRequest, operation: string): Promise<WireR
     if (operation === 'DeleteObjects') throw s3Errors.invalidRequest('Missing required header for this request: Content-MD5');
     return req;
   }
-  const body = await readBody(req, 2 * 1024 * 1024);
+  const body = await readBody(req, MAX_XML_BODY, s3Errors.maxMessageLengthExceeded);
   if (md5 !== undefined) {
     const expected = parseContentMd5(md5)!;
     const computed = createHash('md5').update(body).digest();
