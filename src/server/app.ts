@@ -39,7 +39,12 @@ function toWireRequest(request: FastifyRequest): WireRequest {
 
 function send(reply: FastifyReply, res: WireResponse): FastifyReply {
   reply.code(res.status);
-  for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
+  // Node re-encodes a Content-Disposition that comes after Content-Length (nodejs/node#46528): it
+  // reads the value's Latin-1 bytes back as UTF-8 and throws unless that is Latin-1 again, so a
+  // filename with an accent, stored as sent, failed. Set first, it goes out byte for byte.
+  const disposition = res.headers['content-disposition'];
+  if (disposition !== undefined) reply.header('content-disposition', disposition);
+  for (const [k, v] of Object.entries(res.headers)) if (k !== 'content-disposition') reply.header(k, v);
   if (res.body === undefined) return reply.send();
   return reply.send(res.body instanceof Readable || Buffer.isBuffer(res.body) ? res.body : res.body);
 }
