@@ -204,3 +204,29 @@ describe('non-ASCII header values go out as stored', () => {
     }
   });
 });
+
+describe('S3 response-* overrides must be header values', () => {
+  it('InvalidArgument for what ISO-8859-1 cannot carry, naming the parameter; Latin-1 passes', async () => {
+    const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
+    await s3.send(new CreateBucketCommand({ Bucket: 'overrides' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'overrides', Key: 'k', Body: 'x' }));
+    const auth = { authorization: authorization('s3') };
+    for (const [param, value] of [
+      ['response-content-disposition', 'attachment; filename="倉.txt"'],
+      ['response-content-language', 'en😀'],
+      ['response-content-type', 'text/plain\u0001'],
+    ] as const) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await send(t.endpoint, { method, path: `/overrides/k?${param}=${encodeURIComponent(value)}`, headers: auth });
+        expect(res.status, `${method} ${param}`).toBe(400);
+        if (method === 'GET') {
+          const xml = res.body.toString();
+          expect(xml).toContain('<Code>InvalidArgument</Code><Message>Header value cannot be represented using ISO-8859-1.</Message>');
+          expect(xml).toContain(`<ArgumentName>${param}</ArgumentName>`);
+        }
+      }
+    }
+    const ok = await s3.send(new GetObjectCommand({ Bucket: 'overrides', Key: 'k', ResponseContentDisposition: 'attachment; filename="ü©.txt"' }));
+    expect(ok.ContentDisposition).toBe('attachment; filename="ü©.txt"');
+  });
+});

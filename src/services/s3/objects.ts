@@ -159,12 +159,29 @@ function partRange(row: Omit<ObjectRow, 'inline' | 'blob_ids'> & { blob_ids?: st
   return { start, end: start + segments[n - 1]!.size - 1 };
 }
 
+/**
+ * A `response-*` override becomes a response header, so it must be one: AWS refuses what is not
+ * ISO-8859-1 with InvalidArgument naming the parameter (control characters, which no header may
+ * carry, get the same answer).
+ */
+function headerOverride(value: string | undefined, parameter: string): string | undefined {
+  if (value !== undefined && !/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) {
+    throw s3Errors.invalidArgument('Header value cannot be represented using ISO-8859-1.', parameter, value);
+  }
+  return value;
+}
+
 function applyOverrides(out: S3.HeadObjectOutput, input: ReadInput): void {
-  if (input.ResponseContentType !== undefined) out.ContentType = input.ResponseContentType;
-  if (input.ResponseContentLanguage !== undefined) out.ContentLanguage = input.ResponseContentLanguage;
-  if (input.ResponseContentDisposition !== undefined) out.ContentDisposition = input.ResponseContentDisposition;
-  if (input.ResponseContentEncoding !== undefined) out.ContentEncoding = input.ResponseContentEncoding;
-  if (input.ResponseCacheControl !== undefined) out.CacheControl = input.ResponseCacheControl;
+  const type = headerOverride(input.ResponseContentType, 'response-content-type');
+  const language = headerOverride(input.ResponseContentLanguage, 'response-content-language');
+  const disposition = headerOverride(input.ResponseContentDisposition, 'response-content-disposition');
+  const encoding = headerOverride(input.ResponseContentEncoding, 'response-content-encoding');
+  const cacheControl = headerOverride(input.ResponseCacheControl, 'response-cache-control');
+  if (type !== undefined) out.ContentType = type;
+  if (language !== undefined) out.ContentLanguage = language;
+  if (disposition !== undefined) out.ContentDisposition = disposition;
+  if (encoding !== undefined) out.ContentEncoding = encoding;
+  if (cacheControl !== undefined) out.CacheControl = cacheControl;
   if (input.ResponseExpires !== undefined) out.Expires = new Date(input.ResponseExpires).toUTCString() as unknown as Date;
 }
 
