@@ -230,3 +230,25 @@ describe('S3 response-* overrides must be header values', () => {
     expect(ok.ContentDisposition).toBe('attachment; filename="ü©.txt"');
   });
 });
+
+describe("S3: a request no operation matches is the client's mistake, not NotImplemented", () => {
+  it('405 MethodNotAllowed naming the resource type; an empty bucket segment is InvalidBucketName', async () => {
+    const auth = { authorization: authorization('s3') };
+    await send(t.endpoint, { method: 'PUT', path: '/routes-bucket', headers: auth });
+    const cases: [string, string, number, string, string?][] = [
+      ['PUT', '/?tagging', 405, 'MethodNotAllowed', 'SERVICE'],
+      ['DELETE', '/', 405, 'MethodNotAllowed', 'SERVICE'],
+      ['POST', '/routes-bucket/key', 405, 'MethodNotAllowed', 'OBJECT'],
+      ['PATCH', '/routes-bucket', 405, 'MethodNotAllowed', 'BUCKET'],
+      ['POST', '/routes-bucket?uploads', 405, 'MethodNotAllowed', 'BUCKET'],
+      ['GET', '//key', 400, 'InvalidBucketName'],
+      ['POST', '/routes-bucket', 501, 'NotImplemented'],
+    ];
+    for (const [method, path, status, code, resource] of cases) {
+      const res = await send(t.endpoint, { method, path, headers: auth, body: method === 'POST' ? 'x' : undefined });
+      const xml = res.body.toString();
+      expect([res.status, /<Code>(\w+)<\/Code>/.exec(xml)?.[1]], `${method} ${path}`).toEqual([status, code]);
+      if (resource) expect(xml).toContain(`<Method>${method}</Method><ResourceType>${resource}</ResourceType>`);
+    }
+  });
+});

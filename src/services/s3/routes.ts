@@ -13,7 +13,7 @@ import type { Codec, ParsedRequest } from '../../wire/codec.js';
 import { AwsError } from '../../wire/errors.js';
 import { readBody, type WireRequest, type WireResponse } from '../../wire/http.js';
 import { restXmlCodec } from '../../wire/rest-xml.js';
-import { matchRoute } from '../../wire/rest-routes.js';
+import { matchRoute, splitRawPath } from '../../wire/rest-routes.js';
 import { XML_DECLARATION, escapeXml } from '../../wire/xml.js';
 import type { Ctx } from '../../server/runtime.js';
 import type { Handler, ServiceRoutes } from '../registry.js';
@@ -91,14 +91,32 @@ function normalize(req: WireRequest): WireRequest {
   return { ...req, rawPath: `/${encodeURIComponent(bucket)}${req.rawPath === '/' ? '' : req.rawPath}` };
 }
 
+/**
+ * A request no S3 operation's URI template matches. Every operation Overcast lacks still matches
+ * its template (and gets 501 from the dispatcher), so this is a client's mistake: a method the
+ * addressed resource does not allow (`PUT /?tagging` without a bucket, `POST /bucket/key` without
+ * `?uploads` or `?uploadId`, PATCH) is 405 MethodNotAllowed naming the resource type, as S3 answers
+ * `DELETE /`; an empty bucket segment (`//key`) names no valid bucket. The one S3 feature that
+ * arrives here is the browser form upload (POST to a bucket), which Overcast lacks: 501.
+ */
+function unknownOperation(req: WireRequest): AwsError {
+  const path = req.rawPath.split('?')[0]!;
+  if (path.startsWith('//')) return s3Errors.invalidBucketName('');
+  const segments = splitRawPath(path).filter((p, i, all) => p !== '' || i < all.length - 1);
+  if (req.method === 'POST' && segments.length === 1 && req.query.length === 0) {
+    return new AwsError('NotImplemented', `Overcast does not implement ${req.method} ${req.rawPath} for S3 (browser form uploads).`, 501);
+  }
+  const resource = segments.length === 0 ? 'SERVICE' : segments.length === 1 ? 'BUCKET' : 'OBJECT';
+  return s3Errors.methodNotAllowed(req.method, resource);
+}
+
 const inner = restXmlCodec(() => serviceModel('s3'), {
   normalize,
   rootElement: (op) => ROOT_ELEMENTS[op],
   xmlNamespace: S3_NS,
   maxXmlBody: MAX_XML_BODY,
   tooLarge: s3Errors.maxMessageLengthExceeded,
-  unknownOperation: (req) =>
-    new AwsError('NotImplemented', `Overcast does not implement ${req.method} ${req.rawPath} for S3.`, 501),
+  unknownOperation,
 });
 
 /** Where wire-level facts ride along with an input, and extra response headers with an output. */
