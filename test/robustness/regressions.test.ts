@@ -14,6 +14,14 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import {
+  CloudFormationClient,
+  CreateStackCommand,
+  DeleteStackCommand,
+  DescribeStacksCommand,
+  ListStacksCommand,
+  UpdateTerminationProtectionCommand,
+} from '@aws-sdk/client-cloudformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { authorization, send } from './support.js';
@@ -250,5 +258,40 @@ describe("S3: a request no operation matches is the client's mistake, not NotImp
       expect([res.status, /<Code>(\w+)<\/Code>/.exec(xml)?.[1]], `${method} ${path}`).toEqual([status, code]);
       if (resource) expect(xml).toContain(`<Method>${method}</Method><ResourceType>${resource}</ResourceType>`);
     }
+  });
+});
+
+describe('CloudFormation checks every action against the model first', () => {
+  it('an enum, a pattern, a length or a required member the model sets is a ValidationError, changing nothing', async () => {
+    const cfn = new CloudFormationClient({ ...t.clientConfig, maxAttempts: 1 });
+    const template = JSON.stringify({ Resources: { H: { Type: 'AWS::CloudFormation::WaitConditionHandle' } } });
+    await cfn.send(new CreateStackCommand({ StackName: 'model-checked', TemplateBody: template }));
+    await t.server.runtime.background.drain();
+    const failure = async (p: Promise<unknown>) => {
+      try {
+        await p;
+      } catch (err) {
+        const e = err as { name: string; message: string; $metadata: { httpStatusCode?: number } };
+        return { name: e.name, status: e.$metadata.httpStatusCode, message: e.message };
+      }
+      return undefined;
+    };
+    expect(await failure(cfn.send(new DeleteStackCommand({ StackName: 'model-checked', DeletionMode: 'SOMETIMES' as never })))).toEqual({
+      name: 'ValidationError',
+      status: 400,
+      message:
+        "1 validation error detected: Value 'SOMETIMES' at 'deletionMode' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, FORCE_DELETE_STACK]",
+    });
+    expect(await failure(cfn.send(new DeleteStackCommand({ StackName: 'model-checked', ClientRequestToken: 'not a token!' })))).toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringContaining("at 'clientRequestToken' failed to satisfy constraint: Member must satisfy regular expression pattern"),
+    });
+    expect(await failure(cfn.send(new UpdateTerminationProtectionCommand({ StackName: 'model-checked' } as never)))).toMatchObject({
+      name: 'ValidationError',
+      message: "1 validation error detected: Value null at 'enableTerminationProtection' failed to satisfy constraint: Member must not be null",
+    });
+    expect(await failure(cfn.send(new ListStacksCommand({ StackStatusFilter: ['SOMEWHERE' as never] })))).toMatchObject({ name: 'ValidationError' });
+    const stacks = await cfn.send(new DescribeStacksCommand({ StackName: 'model-checked' }));
+    expect(stacks.Stacks?.[0]?.StackStatus).toBe('CREATE_COMPLETE');
   });
 });

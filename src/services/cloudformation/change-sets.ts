@@ -9,7 +9,7 @@
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
 import type { ChangeSetRow, StackRow } from '../../store/cloudformation-repo.js';
-import { cfnErrors, NO_CHANGES_REASON, validation } from './errors.js';
+import { cfnErrors, checkInput, NO_CHANGES_REASON, validation } from './errors.js';
 import { computeChanges } from './engine/changes.js';
 import { EventLog } from './engine/events.js';
 import { settled } from './engine/operation.js';
@@ -57,6 +57,7 @@ export function findChangeSet(ctx: Ctx, name: string | undefined, stackName: str
 }
 
 export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput): Promise<CFN.CreateChangeSetOutput> {
+  checkInput('CreateChangeSet', input);
   const stackName = input.StackName;
   if (!stackName) throw validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null");
   const name = input.ChangeSetName;
@@ -172,6 +173,7 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
 }
 
 export function describeChangeSet(ctx: Ctx, input: CFN.DescribeChangeSetInput): CFN.DescribeChangeSetOutput {
+  checkInput('DescribeChangeSet', input);
   const { cs, stack } = findChangeSet(ctx, input.ChangeSetName, input.StackName);
   if (!cs || !stack) throw cfnErrors.changeSetNotFound(input.ChangeSetName!);
   const data = dataOf(cs);
@@ -202,6 +204,7 @@ export function describeChangeSet(ctx: Ctx, input: CFN.DescribeChangeSetInput): 
 }
 
 export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInput): Promise<CFN.ExecuteChangeSetOutput> {
+  checkInput('ExecuteChangeSet', input);
   const found = findChangeSet(ctx, input.ChangeSetName, input.StackName);
   if (!found.cs || !found.stack) throw cfnErrors.changeSetNotFound(input.ChangeSetName!);
   await settled(ctx.rt, found.stack.id);
@@ -268,6 +271,7 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
 }
 
 export async function deleteChangeSet(ctx: Ctx, input: CFN.DeleteChangeSetInput): Promise<CFN.DeleteChangeSetOutput> {
+  checkInput('DeleteChangeSet', input);
   const { cs, stack } = findChangeSet(ctx, input.ChangeSetName, input.StackName);
   if (!cs) {
     // A name that does not exist on an existing stack is no error: the CDK deletes blindly.
@@ -282,6 +286,7 @@ export async function deleteChangeSet(ctx: Ctx, input: CFN.DeleteChangeSetInput)
 }
 
 export function listChangeSets(ctx: Ctx, input: CFN.ListChangeSetsInput): CFN.ListChangeSetsOutput {
+  checkInput('ListChangeSets', input);
   const stack = findStack(ctx, input.StackName ?? '');
   if (!stack) throw cfnErrors.stackNotFound(input.StackName ?? '');
   const after = decodeToken(input.NextToken, isNumberCursor)?.n ?? -1;

@@ -8,7 +8,7 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { cfnErrors, validation } from './errors.js';
+import { cfnErrors, checkInput, validation } from './errors.js';
 import { settled } from './engine/operation.js';
 import { decodeToken, encodeToken, findStack, isNumberCursor, requireStack } from './lookup.js';
 import { eventShape, resourceDetailShape, resourceShape, resourceSummaryShape, stackShape, stackSummaryShape } from './shapes.js';
@@ -19,6 +19,7 @@ const EVENT_PAGE = 100;
 const RESOURCE_PAGE = 100;
 
 export async function describeStacks(ctx: Ctx, input: CFN.DescribeStacksInput): Promise<CFN.DescribeStacksOutput> {
+  checkInput('DescribeStacks', input);
   const repo = cfnRepo(ctx);
   if (input.StackName) {
     const first = findStack(ctx, input.StackName);
@@ -37,6 +38,7 @@ export async function describeStacks(ctx: Ctx, input: CFN.DescribeStacksInput): 
 }
 
 export function listStacks(ctx: Ctx, input: CFN.ListStacksInput): CFN.ListStacksOutput {
+  checkInput('ListStacks', input);
   const repo = cfnRepo(ctx);
   const filter = input.StackStatusFilter?.length ? new Set<string>(input.StackStatusFilter) : undefined;
   let before = decodeToken(input.NextToken, isNumberCursor)?.n ?? Number.MAX_SAFE_INTEGER;
@@ -61,6 +63,7 @@ export function listStacks(ctx: Ctx, input: CFN.ListStacksInput): CFN.ListStacks
 }
 
 export function describeStackEvents(ctx: Ctx, input: CFN.DescribeStackEventsInput): CFN.DescribeStackEventsOutput {
+  checkInput('DescribeStackEvents', input);
   const stack = requireStack(ctx, input.StackName, cfnErrors.stackNotFound);
   const before = decodeToken(input.NextToken, isNumberCursor)?.n ?? Number.MAX_SAFE_INTEGER;
   const rows = cfnRepo(ctx).listEvents(stack.id, before, EVENT_PAGE + 1);
@@ -72,6 +75,7 @@ export function describeStackEvents(ctx: Ctx, input: CFN.DescribeStackEventsInpu
 }
 
 export function describeStackResource(ctx: Ctx, input: CFN.DescribeStackResourceInput): CFN.DescribeStackResourceOutput {
+  checkInput('DescribeStackResource', input);
   const stack = requireStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   const id = input.LogicalResourceId ?? '';
   const row = cfnRepo(ctx).getResource(stack.id, id);
@@ -80,6 +84,7 @@ export function describeStackResource(ctx: Ctx, input: CFN.DescribeStackResource
 }
 
 export function describeStackResources(ctx: Ctx, input: CFN.DescribeStackResourcesInput): CFN.DescribeStackResourcesOutput {
+  checkInput('DescribeStackResources', input);
   const repo = cfnRepo(ctx);
   if (input.StackName && input.PhysicalResourceId) {
     throw validation('Cannot specify both StackName and PhysicalResourceId');
@@ -105,6 +110,7 @@ export function describeStackResources(ctx: Ctx, input: CFN.DescribeStackResourc
 }
 
 export function listStackResources(ctx: Ctx, input: CFN.ListStackResourcesInput): CFN.ListStackResourcesOutput {
+  checkInput('ListStackResources', input);
   const stack = requireStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   const after = decodeToken(input.NextToken, isNumberCursor)?.n ?? -1;
   const rows = cfnRepo(ctx).listResources(stack.id, after, RESOURCE_PAGE + 1);
@@ -116,6 +122,7 @@ export function listStackResources(ctx: Ctx, input: CFN.ListStackResourcesInput)
 }
 
 export async function getTemplate(ctx: Ctx, input: CFN.GetTemplateInput): Promise<CFN.GetTemplateOutput> {
+  checkInput('GetTemplate', input);
   const stage = input.TemplateStage ?? 'Processed';
   if (input.ChangeSetName) {
     const { findChangeSet } = await import('./change-sets.js');

@@ -1,14 +1,25 @@
 /**
- * CloudFormation's API errors in AWS's words (reference §1.5 and §5): the generic
- * `ValidationError` with its many exact messages, `AlreadyExistsException`, `ChangeSetNotFound`
+ * CloudFormation's API errors in AWS's words (reference §1.5 and §5): the model's constraint
+ * check and the generic `ValidationError` with its many exact messages, `AlreadyExistsException`, `ChangeSetNotFound`
  * (404), `InvalidChangeSetStatus`, `InsufficientCapabilitiesException`. The CDK and the aws CLI
  * compare some of these messages exactly ("Stack with id X does not exist", "No updates are to be
  * performed.").
  */
+import { serviceModel } from '../../model/service-model.js';
+import { validationMessage } from '../../model/validate.js';
 import { AwsError } from '../../wire/errors.js';
 
 export function validation(message: string): AwsError {
   return new AwsError('ValidationError', message, 400);
+}
+
+/**
+ * The model's constraints on an action's input (required members, lengths, patterns, enums,
+ * ranges), checked first as AWS does, with its "N validation error(s) detected" text.
+ */
+export function checkInput(operation: string, input: object): void {
+  const message = validationMessage(serviceModel('cloudformation'), operation, input ?? {});
+  if (message) throw validation(message);
 }
 
 export const cfnErrors = {

@@ -4,13 +4,14 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { validation } from './errors.js';
+import { checkInput, validation } from './errors.js';
 import { decodeToken, encodeToken, isStringCursor } from './lookup.js';
 import { cfnRepo } from './state.js';
 
 const PAGE = 100;
 
 export function listExports(ctx: Ctx, input: CFN.ListExportsInput): CFN.ListExportsOutput {
+  checkInput('ListExports', input);
   const after = decodeToken(input.NextToken, isStringCursor)?.s ?? '';
   const rows = cfnRepo(ctx).listExports(ctx.account, ctx.region, after, PAGE + 1);
   const page = rows.slice(0, PAGE);
@@ -21,6 +22,7 @@ export function listExports(ctx: Ctx, input: CFN.ListExportsInput): CFN.ListExpo
 }
 
 export function listImports(ctx: Ctx, input: CFN.ListImportsInput): CFN.ListImportsOutput {
+  checkInput('ListImports', input);
   const name = input.ExportName;
   if (!name) {
     throw validation("1 validation error detected: Value null at 'exportName' failed to satisfy constraint: Member must not be null");

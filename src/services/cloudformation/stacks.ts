@@ -6,7 +6,7 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { cfnErrors, validation } from './errors.js';
+import { cfnErrors, checkInput, validation } from './errors.js';
 import { newJournal, loadEngine, prepareDeployment, startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';
 import { requestCancel } from './engine/deploy.js';
 import { EventLog } from './engine/events.js';
@@ -18,6 +18,7 @@ import { templateText } from './template-source.js';
 import { parameterInputs, sameSettings, stackPolicyText, tagsOf } from './inputs.js';
 
 export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promise<CFN.CreateStackOutput> {
+  checkInput('CreateStack', input);
   const name = input.StackName;
   if (!name) throw validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null");
   checkStackName(name);
@@ -92,6 +93,7 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
 }
 
 export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promise<CFN.UpdateStackOutput> {
+  checkInput('UpdateStack', input);
   await settled(ctx.rt, requireLiveStack(ctx, input.StackName, cfnErrors.stackNotFound).id);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackNotFound);
   const last = stackData(stack).lastOperation;
@@ -141,6 +143,7 @@ export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promis
 }
 
 export async function deleteStack(ctx: Ctx, input: CFN.DeleteStackInput): Promise<void> {
+  checkInput('DeleteStack', input);
   if (!input.StackName) {
     throw validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null");
   }
@@ -167,6 +170,7 @@ export function updateTerminationProtection(
   ctx: Ctx,
   input: CFN.UpdateTerminationProtectionInput,
 ): CFN.UpdateTerminationProtectionOutput {
+  checkInput('UpdateTerminationProtection', input);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   if (stack.parent_id) {
     throw validation(
@@ -180,6 +184,7 @@ export function updateTerminationProtection(
 }
 
 export function cancelUpdateStack(ctx: Ctx, input: CFN.CancelUpdateStackInput): void {
+  checkInput('CancelUpdateStack', input);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   if (stack.status !== 'UPDATE_IN_PROGRESS') {
     throw validation(`CancelUpdateStack cannot be called from current stack status ${stack.status}.`);
@@ -191,6 +196,7 @@ export async function continueUpdateRollback(
   ctx: Ctx,
   input: CFN.ContinueUpdateRollbackInput,
 ): Promise<CFN.ContinueUpdateRollbackOutput> {
+  checkInput('ContinueUpdateRollback', input);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   if (stack.status !== 'UPDATE_ROLLBACK_FAILED') {
     throw validation(`ContinueUpdateRollback cannot be called from current stack status ${stack.status}.`);
@@ -201,6 +207,7 @@ export async function continueUpdateRollback(
 }
 
 export async function rollbackStack(ctx: Ctx, input: CFN.RollbackStackInput): Promise<CFN.RollbackStackOutput> {
+  checkInput('RollbackStack', input);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   if (!['CREATE_FAILED', 'UPDATE_FAILED', 'ROLLBACK_FAILED', 'UPDATE_ROLLBACK_FAILED'].includes(stack.status)) {
     throw validation(`Stack ${stack.id} is in ${stack.status} state and can not be rolled back.`);
@@ -211,6 +218,7 @@ export async function rollbackStack(ctx: Ctx, input: CFN.RollbackStackInput): Pr
 }
 
 export async function setStackPolicy(ctx: Ctx, input: CFN.SetStackPolicyInput): Promise<void> {
+  checkInput('SetStackPolicy', input);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   const policy = await stackPolicyText(ctx, input.StackPolicyBody, input.StackPolicyURL);
   if (policy === undefined) throw validation('Either StackPolicyBody or StackPolicyURL must be specified.');
@@ -220,6 +228,7 @@ export async function setStackPolicy(ctx: Ctx, input: CFN.SetStackPolicyInput): 
 }
 
 export function getStackPolicy(ctx: Ctx, input: CFN.GetStackPolicyInput): CFN.GetStackPolicyOutput {
+  checkInput('GetStackPolicy', input);
   const stack = requireLiveStack(ctx, input.StackName, cfnErrors.stackWithIdNotFound);
   const policy = stackData(stack).stackPolicy;
   return policy !== undefined ? { StackPolicyBody: policy } : {};

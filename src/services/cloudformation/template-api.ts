@@ -5,13 +5,14 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { cfnErrors, validation } from './errors.js';
+import { cfnErrors, checkInput, validation } from './errors.js';
 import { loadEngine } from './engine/start.js';
 import * as T from './engine/template-port.js';
 import { requireStack } from './lookup.js';
 import { templateText } from './template-source.js';
 
 export async function getTemplateSummary(ctx: Ctx, input: CFN.GetTemplateSummaryInput): Promise<CFN.GetTemplateSummaryOutput> {
+  checkInput('GetTemplateSummary', input);
   const sources = [input.TemplateBody, input.TemplateURL, input.StackName, input.StackSetName].filter((v) => v !== undefined);
   if (sources.length !== 1) {
     throw validation('Exactly one of TemplateBody, TemplateUrl, StackName or StackSetName must be specified.');
@@ -29,6 +30,7 @@ export async function getTemplateSummary(ctx: Ctx, input: CFN.GetTemplateSummary
 }
 
 export async function validateTemplate(ctx: Ctx, input: CFN.ValidateTemplateInput): Promise<CFN.ValidateTemplateOutput> {
+  checkInput('ValidateTemplate', input);
   const text = (await templateText(ctx, input, { allowPrevious: false }))!;
   await loadEngine();
   return T.validationSummary(T.parse(text));
