@@ -8,7 +8,7 @@
  */
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { serviceModel } from '../model/service-model.js';
 import { serviceForSigningName } from '../services/registry.js';
 import { AwsError } from '../wire/errors.js';
@@ -142,5 +142,20 @@ function finish(socket: Socket, state: Pending): void {
   clearTimeout(state.timer);
   if (state.answered) return;
   state.answered = true;
-  void respond(socket, state.failure, state.seen).catch(() => socket.destroy());
+  const go = () => void respond(socket, state.failure, state.seen).catch(() => socket.destroy());
+  // Bytes after a complete request (more body than its Content-Length announced) fail to parse
+  // while that request is still being answered: its answer goes first, so the client does not
+  // take this error for the request's fate.
+  const inflight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (inflight && !inflight.writableFinished && inflight.req?.complete) {
+    let done = false;
+    const once = () => {
+      if (!done) {
+        done = true;
+        go();
+      }
+    };
+    inflight.once('finish', once);
+    inflight.once('close', once);
+  } else go();
 }

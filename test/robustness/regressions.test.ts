@@ -295,3 +295,16 @@ describe('CloudFormation checks every action against the model first', () => {
     expect(stacks.Stacks?.[0]?.StackStatus).toBe('CREATE_COMPLETE');
   });
 });
+
+describe('bytes that fail to parse after a complete request', () => {
+  it('the request is answered first, then the error, so the client never takes the error for its fate', async () => {
+    await send(t.endpoint, { method: 'PUT', path: '/pipelined', headers: { authorization: authorization('s3') } });
+    const answer = await rawExchange(
+      `PUT /pipelined/k HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('s3')}\r\ncontent-length: 4\r\n\r\nbodyEXTRA-NOT-HTTP\r\n\r\n`,
+    );
+    const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 400]);
+    const stored = await send(t.endpoint, { method: 'GET', path: '/pipelined/k', headers: { authorization: authorization('s3') } });
+    expect(stored.body.toString()).toBe('body');
+  });
+});
