@@ -10,6 +10,7 @@ import {
   GetObjectCommand,
   GetBucketTaggingCommand,
   ListObjectsV2Command,
+  PutBucketCorsCommand,
   PutBucketTaggingCommand,
   PutObjectCommand,
   S3Client,
@@ -306,5 +307,38 @@ describe('bytes that fail to parse after a complete request', () => {
     expect(statuses).toEqual([200, 400]);
     const stored = await send(t.endpoint, { method: 'GET', path: '/pipelined/k', headers: { authorization: authorization('s3') } });
     expect(stored.body.toString()).toBe('body');
+  });
+});
+
+describe('patterns a client supplies cannot stall the server', () => {
+  it('S3 CORS: wildcard origins and headers are matched linearly (a regex of *a*a*…b took minutes)', async () => {
+    const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
+    await s3.send(new CreateBucketCommand({ Bucket: 'cors-wildcards' }));
+    const evil = `${'*a'.repeat(16)}*b`;
+    await s3.send(
+      new PutBucketCorsCommand({
+        Bucket: 'cors-wildcards',
+        CORSConfiguration: {
+          CORSRules: [
+            { AllowedMethods: ['GET'], AllowedOrigins: [evil], AllowedHeaders: [evil] },
+            { AllowedMethods: ['PUT'], AllowedOrigins: ['https://*.Example.com'], AllowedHeaders: ['x-amz-*'] },
+          ],
+        },
+      }),
+    );
+    const preflight = (origin: string, method: string, headers?: string) =>
+      send(
+        t.endpoint,
+        {
+          method: 'OPTIONS',
+          path: '/cors-wildcards/k',
+          headers: { origin, 'access-control-request-method': method, ...(headers ? { 'access-control-request-headers': headers } : {}) },
+        },
+        2_000,
+      );
+    expect((await preflight('a'.repeat(60), 'GET')).status).toBe(403);
+    expect((await preflight('ab', 'GET', 'a'.repeat(60))).status).toBe(403);
+    const ok = await preflight('https://www.example.COM', 'PUT', 'X-Amz-Date');
+    expect([ok.status, ok.headers['access-control-allow-origin']]).toEqual([200, 'https://www.example.COM']);
   });
 });

@@ -10,6 +10,7 @@ import type { Ctx } from '../../server/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import { corsRules } from './bucket-config.js';
 import { repo } from './common.js';
+import { wildcardMatch } from '../../match.js';
 
 export interface PreflightInput {
   Bucket?: string;
@@ -18,16 +19,9 @@ export interface PreflightInput {
   RequestHeaders?: string;
 }
 
-const globs = new Map<string, RegExp>();
-
-function glob(pattern: string): RegExp {
-  let re = globs.get(pattern);
-  if (!re) {
-    re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
-    if (globs.size > 1000) globs.clear();
-    globs.set(pattern, re);
-  }
-  return re;
+/** S3's CORS wildcards, case-insensitive; matched linearly (a regex of `*a*a*…` backtracks for minutes). */
+function glob(pattern: string, value: string): boolean {
+  return pattern === '*' || wildcardMatch(pattern, value, { caseInsensitive: true });
 }
 
 function matchRule(rules: S3.CORSRule[], origin: string, method: string, requestHeaders?: string): S3.CORSRule | undefined {
@@ -39,8 +33,8 @@ function matchRule(rules: S3.CORSRule[], origin: string, method: string, request
     : [];
   return rules.find((rule) => {
     if (!rule.AllowedMethods?.includes(method)) return false;
-    if (!rule.AllowedOrigins?.some((o) => o === '*' || glob(o).test(origin))) return false;
-    return wanted.every((h) => rule.AllowedHeaders?.some((a) => a === '*' || glob(a).test(h)));
+    if (!rule.AllowedOrigins?.some((o) => glob(o, origin))) return false;
+    return wanted.every((h) => rule.AllowedHeaders?.some((a) => glob(a, h)));
   });
 }
 
