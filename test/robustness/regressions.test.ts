@@ -342,3 +342,32 @@ describe('patterns a client supplies cannot stall the server', () => {
     expect([ok.status, ok.headers['access-control-allow-origin']]).toEqual([200, 'https://www.example.COM']);
   });
 });
+
+describe('SSM AllowedPattern runs time-limited', () => {
+  it('a catastrophic pattern is a ParameterPatternMismatchException in well under a second, storing nothing', async () => {
+    const put = (Name: string, Value: string, AllowedPattern: string) =>
+      send(
+        t.endpoint,
+        {
+          method: 'POST',
+          path: '/',
+          headers: { authorization: authorization('ssm'), 'x-amz-target': 'AmazonSSM.PutParameter', 'content-type': 'application/x-amz-json-1.1' },
+          body: JSON.stringify({ Name, Value, AllowedPattern, Type: 'String' }),
+        },
+        2_000,
+      );
+    const started = Date.now();
+    const evil = await put('/redos', `${'a'.repeat(40)}!`, '^(a+)+$');
+    expect([evil.status, evil.headers['x-amzn-errortype']]).toEqual([400, 'ParameterPatternMismatchException']);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const get = await send(t.endpoint, {
+      method: 'POST',
+      path: '/',
+      headers: { authorization: authorization('ssm'), 'x-amz-target': 'AmazonSSM.GetParameter', 'content-type': 'application/x-amz-json-1.1' },
+      body: JSON.stringify({ Name: '/redos' }),
+    });
+    expect(get.headers['x-amzn-errortype']).toBe('ParameterNotFound');
+    expect((await put('/fine', 'abc', '^[a-z]+$')).status).toBe(200);
+    expect((await put('/bad-pattern', 'abc', '(')).headers['x-amzn-errortype']).toBe('InvalidAllowedPatternException');
+  });
+});

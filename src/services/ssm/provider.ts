@@ -18,6 +18,7 @@ import { isAwsError } from '../../wire/errors.js';
 import { callerIdentity } from '../sts/provider.js';
 import { ssmErrors } from './errors.js';
 import { checkReadableName, checkWritableName, invalidLabel, parameterArn, parentOf, parseReference } from './naming.js';
+import { boundedRegexTest } from '../../match.js';
 
 const repos = new WeakMap<object, SsmRepo>();
 
@@ -116,15 +117,16 @@ function resolveTier(requested: string | undefined, previous: string | undefined
   return tier;
 }
 
+/** The client's own pattern runs time-limited (`(a+)+$` backtracks for minutes); giving up is a mismatch. */
 function checkAllowedPattern(pattern: string | null | undefined, value: string): void {
   if (!pattern) return;
-  let re: RegExp;
+  let matched: boolean | undefined;
   try {
-    re = new RegExp(pattern, 'u');
+    matched = boundedRegexTest(pattern, value, 'u');
   } catch {
     throw ssmErrors.invalidAllowedPattern();
   }
-  if (!re.test(value)) throw ssmErrors.patternMismatch(pattern);
+  if (matched !== true) throw ssmErrors.patternMismatch(pattern);
 }
 
 function tagsObject(tags: SSM.Tag[] | undefined): Record<string, string> {
