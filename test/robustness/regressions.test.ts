@@ -371,3 +371,21 @@ describe('SSM AllowedPattern runs time-limited', () => {
     expect((await put('/bad-pattern', 'abc', '(')).headers['x-amzn-errortype']).toBe('InvalidAllowedPatternException');
   });
 });
+
+describe('CloudFormation parameter AllowedPattern runs time-limited', () => {
+  it('a catastrophic pattern is the usual ValidationError in well under a second, creating nothing', async () => {
+    const cfn = new CloudFormationClient({ ...t.clientConfig, maxAttempts: 1 });
+    const template = JSON.stringify({
+      Parameters: { P: { Type: 'String', AllowedPattern: '(a+)+$' } },
+      Resources: { H: { Type: 'AWS::CloudFormation::WaitConditionHandle' } },
+    });
+    const started = Date.now();
+    const err = await cfn
+      .send(new CreateStackCommand({ StackName: 'redos', TemplateBody: template, Parameters: [{ ParameterKey: 'P', ParameterValue: `${'a'.repeat(40)}!` }] }))
+      .catch((e: Error) => e);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect([(err as Error).name, (err as Error).message]).toEqual(['ValidationError', "Parameter 'P' must match pattern (a+)+$"]);
+    const listed = await cfn.send(new ListStacksCommand({}));
+    expect(listed.StackSummaries?.some((st) => st.StackName === 'redos')).toBe(false);
+  });
+});

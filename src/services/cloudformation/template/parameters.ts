@@ -8,6 +8,7 @@
 import { bracketList, formatError, validationError } from './errors.js';
 import type { ParameterDeclaration, ParameterInput, PrepareEnvironment, ResolvedParameter, TemplateDoc } from './types.js';
 import { isObject, LOGICAL_ID, scalarString } from './values.js';
+import { boundedRegexTest } from '../../../match.js';
 
 export const AWS_SPECIFIC_TYPES = [
   'AWS::EC2::AvailabilityZone::Name',
@@ -151,7 +152,8 @@ function constraintProblem(name: string, decl: ParameterDeclaration, kind: Param
     if (maxLength !== undefined && length > maxLength) {
       return `Parameter '${name}' must contain at most ${show(maxLength)} characters`;
     }
-    if (typeof decl.AllowedPattern === 'string' && !new RegExp(`^(?:${decl.AllowedPattern})$`, 'u').test(value)) {
+    // The template's own pattern runs time-limited (`(a+)+$` backtracks for minutes); giving up is a mismatch.
+    if (typeof decl.AllowedPattern === 'string' && boundedRegexTest(`^(?:${decl.AllowedPattern})$`, value, 'u') !== true) {
       return `Parameter '${name}' must match pattern ${decl.AllowedPattern}`;
     }
     return undefined;
