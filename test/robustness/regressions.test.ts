@@ -21,6 +21,7 @@ import {
   DeleteStackCommand,
   DescribeStacksCommand,
   ListStacksCommand,
+  UpdateStackCommand,
   UpdateTerminationProtectionCommand,
 } from '@aws-sdk/client-cloudformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -387,5 +388,28 @@ describe('CloudFormation parameter AllowedPattern runs time-limited', () => {
     expect([(err as Error).name, (err as Error).message]).toEqual(['ValidationError', "Parameter 'P' must match pattern (a+)+$"]);
     const listed = await cfn.send(new ListStacksCommand({}));
     expect(listed.StackSummaries?.some((st) => st.StackName === 'redos')).toBe(false);
+  });
+});
+
+describe('CloudFormation stack-policy wildcards are matched linearly', () => {
+  it('a policy resource of *A*A*…*B against a long logical id decides at once', async () => {
+    const cfn = new CloudFormationClient({ ...t.clientConfig, maxAttempts: 1 });
+    const id = 'A'.repeat(200);
+    const template = (value: string) =>
+      JSON.stringify({ Resources: { [id]: { Type: 'AWS::SSM::Parameter', Properties: { Type: 'String', Value: value } } } });
+    const policy = JSON.stringify({
+      Statement: [
+        { Effect: 'Allow', Action: 'Update:*', Principal: '*', Resource: '*' },
+        { Effect: 'Deny', Action: 'Update:*', Principal: '*', Resource: `LogicalResourceId/${'*A'.repeat(16)}*B` },
+      ],
+    });
+    await cfn.send(new CreateStackCommand({ StackName: 'policy-wildcards', TemplateBody: template('one'), StackPolicyBody: policy }));
+    await t.server.runtime.background.drain();
+    const started = Date.now();
+    await cfn.send(new UpdateStackCommand({ StackName: 'policy-wildcards', TemplateBody: template('two') }));
+    await t.server.runtime.background.drain();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const stack = (await cfn.send(new DescribeStacksCommand({ StackName: 'policy-wildcards' }))).Stacks![0]!;
+    expect(stack.StackStatus).toBe('UPDATE_COMPLETE');
   });
 });

@@ -7,6 +7,8 @@
  * StackPolicyDuringUpdateBody replaces the policy for one update.
  */
 
+import { wildcardMatch } from '../../../match.js';
+
 export type UpdateAction = 'Update:Modify' | 'Update:Replace' | 'Update:Delete';
 
 interface Statement {
@@ -20,9 +22,9 @@ interface Statement {
 
 const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
+/** `*` and `?` wildcards, matched linearly: the policy is the client's, and a backtracking regex of `*a*a*…` takes minutes. */
 function wildcard(pattern: string, value: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-  return re.test(value);
+  return wildcardMatch(pattern, value, { questionMark: true });
 }
 
 function actionMatches(s: Statement, action: UpdateAction): boolean {
