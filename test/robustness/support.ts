@@ -154,6 +154,8 @@ const COMMON: Record<Protocol, string[]> = {
     'ServerSideEncryptionConfigurationNotFoundError', 'TooManyBuckets', 'UnexpectedContent', 'InvalidObjectState',
     'ConditionalRequestConflict', 'InvalidEncryptionAlgorithmError', 'InvalidWriteOffset', 'RequestTimeout',
     'InvalidToken', 'NotModified', 'XAmzContentSHA256Mismatch', 'InvalidChecksum', 'RequestHeaderSectionTooLarge',
+    // Not in the list, but what S3 answers to too many tags and to a CORS preflight without Origin.
+    'BadRequest',
   ],
 };
 
@@ -232,11 +234,14 @@ export interface Verdict {
  */
 export function judge(v: Verdict, where: string, method: string, res: RawResponse, findings: Findings): string | undefined {
   findings.count++;
-  if (res.status >= 500 && !(res.status === 501 && v.notImplemented)) {
+  // S3's own 501: a condition header form it does not support (`<Header>If-None-Match</Header>`).
+  const s3HeaderNotImplemented = res.status === 501 && v.protocol === 'rest-xml' && /<Header>[^<]+<\/Header>/.test(res.body.toString());
+  if (res.status >= 500 && !(res.status === 501 && (v.notImplemented || s3HeaderNotImplemented))) {
     findings.add(where, `status ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
     return undefined;
   }
   if (res.status < 300 || res.status === 304) return undefined;
+  if (!res.headers['x-amzn-requestid'] && !res.headers['x-amz-request-id']) findings.add(where, `status ${res.status} without a request id header`);
   const { code, problem } = readError(v.protocol, method, res);
   if (problem) {
     findings.add(where, `status ${res.status}, ${problem}`);
