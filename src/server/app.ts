@@ -15,8 +15,6 @@ import { scopeFromAuthorization } from '../wire/sigv4.js';
 import { SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
 
-const METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'PATCH'] as const;
-
 export interface AppHooks {
   /** POST /_overcast/reset */
   reset: () => Promise<void>;
@@ -111,13 +109,18 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   };
 
   app.route({
-    method: [...METHODS],
+    // Every method fastify routes (TRACE and QUERY too, whose content-type rule would otherwise
+    // answer 500): the services answer those they do not serve, in their own shape.
+    method: app.supportedMethods,
     url: '*',
     // Answered in onRequest, before fastify's body handling: it would refuse a Content-Type it
     // cannot parse (empty, `garbage`), which AWS accepts (S3 stores it as the object's type).
     onRequest: (request, reply) => answer(request, reply),
     handler: async (_request, reply) => reply,
   });
+
+  // Methods fastify does not route (PROPFIND, SEARCH, …) reach the services too, not fastify's 404 page.
+  app.setNotFoundHandler((request, reply) => answer(request, reply));
 
   app.setErrorHandler(async (error, request, reply) => {
     rt.log.error('unhandled error', error);

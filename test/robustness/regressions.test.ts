@@ -26,7 +26,7 @@ import {
 } from '@aws-sdk/client-cloudformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { authorization, send } from './support.js';
+import { authorization, readError, send } from './support.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -411,5 +411,14 @@ describe('CloudFormation stack-policy wildcards are matched linearly', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     const stack = (await cfn.send(new DescribeStacksCommand({ StackName: 'policy-wildcards' }))).Stacks![0]!;
     expect(stack.StackStatus).toBe('UPDATE_COMPLETE');
+  });
+});
+
+describe('methods no operation uses', () => {
+  it("TRACE, PROPFIND, QUERY, SEARCH: S3 answers 405 MethodNotAllowed in its shape, never fastify's 404 page or a 500", async () => {
+    for (const method of ['TRACE', 'PROPFIND', 'QUERY', 'SEARCH', 'MKCOL']) {
+      const res = await send(t.endpoint, { method, path: '/some-bucket/key', headers: { authorization: authorization('s3') } });
+      expect([method, res.status, readError('rest-xml', method, res).code]).toEqual([method, 405, 'MethodNotAllowed']);
+    }
   });
 });
