@@ -122,6 +122,20 @@ export async function runSweep(t: TestServer, plan: SweepPlan): Promise<SweepRes
       break;
     }
   }
+  // Operations the model has and Overcast lacks: a plausible request gets 501 NotImplemented (or,
+  // where the request names a served operation's resource, that operation's answer), never a 500.
+  await t.server.reset();
+  const fixtures = await plan.setup();
+  const lacking = verdictFor(true);
+  for (const operation of Object.keys(svc.model.operations).filter((op) => !plan.operations.includes(op))) {
+    const req = buildRequest(svc, operation, sampleInput(svc.model, operation, fixtures));
+    try {
+      judge(lacking, `${svc.id}.${operation} [not served]`, req.method, await send(t.endpoint, req), findings);
+    } catch (err) {
+      if (!String((err as { code?: string }).code).startsWith('ERR_')) findings.add(`${svc.id}.${operation} [not served]`, (err as Error).message);
+    }
+  }
+  while (errors.length > 0) findings.add(`${svc.id} [not served]`, `logged: ${errors.shift()!.slice(0, 300)}`);
   return { findings, requests: findings.count, variants };
 }
 
