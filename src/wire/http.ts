@@ -88,11 +88,22 @@ export async function readBody(
   const chunks: Buffer[] = [];
   let size = 0;
   const body = req.body as Readable & { iterator(o: { destroyOnReturn: boolean }): AsyncIterable<Buffer> };
-  for await (const chunk of body.iterator({ destroyOnReturn: false })) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(buf);
+  try {
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > limit) throw tooLarge();
+      chunks.push(buf);
+    }
+  } catch (err) {
+    // A client that goes away mid-body made the mistake: not an internal error to log.
+    if (err instanceof AwsError || !isClientGone(err)) throw err;
+    throw new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header', 400);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+function isClientGone(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'ECONNRESET' || e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted';
 }

@@ -422,3 +422,36 @@ describe('methods no operation uses', () => {
     }
   });
 });
+
+describe('a client that goes away mid-body', () => {
+  it('is not logged as an internal error by any service, and changes nothing', async () => {
+    const log = t.server.runtime.log;
+    const original = log.error;
+    const logged: string[] = [];
+    log.error = (msg: string) => void logged.push(msg);
+    try {
+      await send(t.endpoint, { method: 'PUT', path: '/gone-bucket', headers: { authorization: authorization('s3') } });
+      const heads = [
+        `POST / HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('ssm')}\r\nx-amz-target: AmazonSSM.PutParameter\r\ncontent-type: application/x-amz-json-1.1\r\ncontent-length: 1000\r\n\r\n{"Name":`,
+        `PUT /buckets HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('s3tables')}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"name":`,
+        `POST / HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('cloudformation')}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 1000\r\n\r\nAction=CreateStack`,
+        `PUT /gone-bucket?tagging HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('s3')}\r\ncontent-length: 1000\r\n\r\n<Tagging>`,
+      ];
+      const url = new URL(t.endpoint);
+      for (const head of heads) {
+        await new Promise<void>((resolve) => {
+          const socket = net.connect(Number(url.port), url.hostname, () => {
+            socket.write(head);
+            setTimeout(() => socket.destroy(), 30);
+          });
+          socket.on('error', () => undefined);
+          socket.on('close', () => setTimeout(resolve, 50));
+        });
+      }
+      expect(logged).toEqual([]);
+      expect((await send(t.endpoint, { method: 'GET', path: '/gone-bucket?tagging', headers: { authorization: authorization('s3') } })).status).toBe(404);
+    } finally {
+      log.error = original;
+    }
+  });
+});
