@@ -312,34 +312,38 @@ describe('bytes that fail to parse after a complete request', () => {
 });
 
 describe('patterns a client supplies cannot stall the server', () => {
-  it('S3 CORS: wildcard origins and headers are matched linearly (a regex of *a*a*…b took minutes)', async () => {
+  it('S3 CORS: more than one wildcard in an origin or header is refused as AWS does; one is matched linearly', async () => {
     const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
     await s3.send(new CreateBucketCommand({ Bucket: 'cors-wildcards' }));
     const evil = `${'*a'.repeat(16)}*b`;
+    for (const rule of [
+      { AllowedMethods: ['GET'], AllowedOrigins: [evil] },
+      { AllowedMethods: ['GET'], AllowedOrigins: ['*'], AllowedHeaders: [evil] },
+    ]) {
+      const err = await s3.send(new PutBucketCorsCommand({ Bucket: 'cors-wildcards', CORSConfiguration: { CORSRules: [rule] } })).catch((e: Error) => e);
+      expect([(err as Error).name, (err as Error).message]).toEqual([
+        'InvalidRequest',
+        `${rule.AllowedHeaders ? 'AllowedHeader' : 'AllowedOrigin'} "${evil}" can not have more than one wildcard.`,
+      ]);
+    }
     await s3.send(
       new PutBucketCorsCommand({
         Bucket: 'cors-wildcards',
-        CORSConfiguration: {
-          CORSRules: [
-            { AllowedMethods: ['GET'], AllowedOrigins: [evil], AllowedHeaders: [evil] },
-            { AllowedMethods: ['PUT'], AllowedOrigins: ['https://*.Example.com'], AllowedHeaders: ['x-amz-*'] },
-          ],
-        },
+        CORSConfiguration: { CORSRules: [{ AllowedMethods: ['PUT'], AllowedOrigins: ['https://*.Example.com'], AllowedHeaders: ['x-amz-*'] }] },
       }),
     );
-    const preflight = (origin: string, method: string, headers?: string) =>
+    const preflight = (origin: string, headers?: string) =>
       send(
         t.endpoint,
         {
           method: 'OPTIONS',
           path: '/cors-wildcards/k',
-          headers: { origin, 'access-control-request-method': method, ...(headers ? { 'access-control-request-headers': headers } : {}) },
+          headers: { origin, 'access-control-request-method': 'PUT', ...(headers ? { 'access-control-request-headers': headers } : {}) },
         },
         2_000,
       );
-    expect((await preflight('a'.repeat(60), 'GET')).status).toBe(403);
-    expect((await preflight('ab', 'GET', 'a'.repeat(60))).status).toBe(403);
-    const ok = await preflight('https://www.example.COM', 'PUT', 'X-Amz-Date');
+    expect((await preflight(`https://${'a'.repeat(5000)}.example.org`)).status).toBe(403);
+    const ok = await preflight('https://www.example.COM', 'X-Amz-Date');
     expect([ok.status, ok.headers['access-control-allow-origin']]).toEqual([200, 'https://www.example.COM']);
   });
 });

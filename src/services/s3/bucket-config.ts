@@ -122,6 +122,12 @@ export function putBucketCors(ctx: Ctx, input: S3.PutBucketCorsRequest): void {
         throw s3Errors.invalidRequest(`Found unsupported HTTP method in CORS config. Unsupported method is ${m}`);
       }
     }
+    // AWS: `AllowedOrigin "*example*.com" can not have more than one wildcard.` (InvalidRequest);
+    // AllowedHeader is held to the same rule.
+    for (const [member, values] of [['AllowedOrigin', rule.AllowedOrigins], ['AllowedHeader', rule.AllowedHeaders ?? []]] as const) {
+      const wild = values.find((v) => v.split('*').length > 2);
+      if (wild !== undefined) throw s3Errors.invalidRequest(`${member} "${wild}" can not have more than one wildcard.`);
+    }
   }
   writeConfig(ctx, input.Bucket!, 'cors', rules);
 }
