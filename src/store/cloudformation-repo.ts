@@ -150,7 +150,7 @@ export class CloudFormationRepo {
     return this.store
       .stmt(
         `SELECT ${STACK_SUMMARY_COLUMNS} FROM cfn_stacks
-         WHERE account = ? AND region = ? AND seq < ? ${live} ORDER BY seq DESC LIMIT ?`,
+         WHERE account = ? AND region = ? AND seq < ? ${live} ORDER BY seq DESC LIMIT CAST(? AS INTEGER)`,
       )
       .all(account, region, before, limit) as StackSummaryRow[];
   }
@@ -160,7 +160,7 @@ export class CloudFormationRepo {
     return this.store
       .stmt(
         `SELECT * FROM cfn_stacks WHERE account = ? AND region = ? AND seq < ? AND deleted_at IS NULL
-         ORDER BY seq DESC LIMIT ?`,
+         ORDER BY seq DESC LIMIT CAST(? AS INTEGER)`,
       )
       .all(account, region, before, limit) as StackRow[];
   }
@@ -188,7 +188,7 @@ export class CloudFormationRepo {
   /** Resources of a stack in the order they were first created, after sequence `after`. */
   listResources(stackId: string, after = -1, limit = 100_000): ResourceRow[] {
     return this.store
-      .stmt('SELECT * FROM cfn_resources WHERE stack_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .stmt('SELECT * FROM cfn_resources WHERE stack_id = ? AND seq > ? ORDER BY seq LIMIT CAST(? AS INTEGER)')
       .all(stackId, after, limit) as ResourceRow[];
   }
 
@@ -262,7 +262,7 @@ export class CloudFormationRepo {
   /** Events of a stack, newest first, before sequence `before` (exclusive). */
   listEvents(stackId: string, before: number, limit: number): EventRow[] {
     return this.store
-      .stmt('SELECT * FROM cfn_events WHERE stack_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?')
+      .stmt('SELECT * FROM cfn_events WHERE stack_id = ? AND seq < ? ORDER BY seq DESC LIMIT CAST(? AS INTEGER)')
       .all(stackId, before, limit) as EventRow[];
   }
 
@@ -307,7 +307,7 @@ export class CloudFormationRepo {
   listChangeSets(stackId: string, after: number, limit: number): ChangeSetSummaryRow[] {
     return this.store
       .stmt(
-        `SELECT ${CHANGE_SET_SUMMARY_COLUMNS}, data FROM cfn_change_sets WHERE stack_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+        `SELECT ${CHANGE_SET_SUMMARY_COLUMNS}, data FROM cfn_change_sets WHERE stack_id = ? AND seq > ? ORDER BY seq LIMIT CAST(? AS INTEGER)`,
       )
       .all(stackId, after, limit) as (ChangeSetSummaryRow & { data: string })[];
   }
@@ -334,7 +334,7 @@ export class CloudFormationRepo {
 
   listExports(account: string, region: string, after: string, limit: number): ExportRow[] {
     return this.store
-      .stmt('SELECT * FROM cfn_exports WHERE account = ? AND region = ? AND name > ? ORDER BY name LIMIT ?')
+      .stmt('SELECT * FROM cfn_exports WHERE account = ? AND region = ? AND name > ? ORDER BY name LIMIT CAST(? AS INTEGER)')
       .all(account, region, after, limit) as ExportRow[];
   }
 
@@ -360,7 +360,7 @@ export class CloudFormationRepo {
     return this.store
       .stmt(
         `SELECT stack_id, stack_name FROM cfn_imports WHERE account = ? AND region = ? AND export_name = ?
-         AND stack_id > ? ORDER BY stack_id LIMIT ?`,
+         AND stack_id > ? ORDER BY stack_id LIMIT CAST(? AS INTEGER)`,
       )
       .all(account, region, exportName, after, limit) as { stack_id: string; stack_name: string }[];
   }

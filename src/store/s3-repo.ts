@@ -129,12 +129,12 @@ export class S3Repo {
     if (region) {
       return this.store
         .stmt(
-          `SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? AND region = ? ORDER BY name LIMIT ?`,
+          `SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? AND region = ? ORDER BY name LIMIT CAST(? AS INTEGER)`,
         )
         .all(account, lower, upperBound(prefix), region, limit) as BucketRow[];
     }
     return this.store
-      .stmt(`SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? ORDER BY name LIMIT ?`)
+      .stmt(`SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? ORDER BY name LIMIT CAST(? AS INTEGER)`)
       .all(account, lower, upperBound(prefix), limit) as BucketRow[];
   }
 
@@ -252,14 +252,14 @@ export class S3Repo {
     const blobIds: string[] = [];
     const objects = this.store
       .stmt(
-        `DELETE FROM s3_objects WHERE id IN (SELECT id FROM s3_objects WHERE bucket = ? LIMIT ?) RETURNING blob_ids`,
+        `DELETE FROM s3_objects WHERE id IN (SELECT id FROM s3_objects WHERE bucket = ? LIMIT CAST(? AS INTEGER)) RETURNING blob_ids`,
       )
       .all(bucket, limit) as { blob_ids: string | null }[];
     let count = objects.length;
     for (const o of objects) if (o.blob_ids) blobIds.push(...blobIdsOf(o.blob_ids));
     if (count < limit) {
       const uploads = this.store
-        .stmt('SELECT upload_id FROM s3_uploads WHERE bucket = ? LIMIT ?')
+        .stmt('SELECT upload_id FROM s3_uploads WHERE bucket = ? LIMIT CAST(? AS INTEGER)')
         .all(bucket, limit - count) as { upload_id: string }[];
       for (const { upload_id } of uploads) blobIds.push(...this.deleteUpload(upload_id));
       count += uploads.length;
@@ -365,7 +365,7 @@ export class S3Repo {
     return this.store
       .stmt(
         `SELECT part_number, size, etag, last_modified, checksum_algorithm, checksum FROM s3_parts
-         WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?`,
+         WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT CAST(? AS INTEGER)`,
       )
       .all(uploadId, afterPart, limit) as PartSummaryRow[];
   }

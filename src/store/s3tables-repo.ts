@@ -169,14 +169,14 @@ export class S3TablesRepo {
       return this.store
         .stmt(
           `SELECT ${cols} FROM s3t_buckets WHERE account = ? AND region = ? AND type = ? AND name > ? AND name >= ? AND name < ?
-           ORDER BY name LIMIT ?`,
+           ORDER BY name LIMIT CAST(? AS INTEGER)`,
         )
         .all(account, region, opts.type, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as TableBucketSummaryRow[];
     }
     return this.store
       .stmt(
         `SELECT ${cols} FROM s3t_buckets WHERE account = ? AND region = ? AND name > ? AND name >= ? AND name < ?
-         ORDER BY name LIMIT ?`,
+         ORDER BY name LIMIT CAST(? AS INTEGER)`,
       )
       .all(account, region, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as TableBucketSummaryRow[];
   }
@@ -216,7 +216,7 @@ export class S3TablesRepo {
     return this.store
       .stmt(
         `SELECT * FROM s3t_namespaces WHERE account = ? AND region = ? AND bucket = ? AND name > ? AND name >= ? AND name < ?
-         ORDER BY name LIMIT ?`,
+         ORDER BY name LIMIT CAST(? AS INTEGER)`,
       )
       .all(b.account, b.region, b.name, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit) as NamespaceRow[];
   }
@@ -323,7 +323,7 @@ export class S3TablesRepo {
     return this.summaries(
       `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
        WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name > ? AND name >= ? AND name < ?
-       ORDER BY name LIMIT ?`,
+       ORDER BY name LIMIT CAST(? AS INTEGER)`,
       [b.account, b.region, b.name, namespace, opts.after, opts.prefix, prefixEnd(opts.prefix), opts.limit],
     );
   }
@@ -333,7 +333,7 @@ export class S3TablesRepo {
     return this.summaries(
       `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
        WHERE account = ? AND region = ? AND bucket = ? AND (namespace, name) > (?, ?)
-       ORDER BY namespace, name LIMIT ?`,
+       ORDER BY namespace, name LIMIT CAST(? AS INTEGER)`,
       [b.account, b.region, b.name, opts.after[0], opts.after[1], opts.limit],
     );
   }
@@ -346,7 +346,7 @@ export class S3TablesRepo {
     return this.summaries(
       `SELECT ${SUMMARY_COLUMNS} FROM s3t_tables
        WHERE account = ? AND region = ? AND bucket = ? AND name >= ? AND name < ? AND (name, namespace) > (?, ?)
-       ORDER BY name, namespace LIMIT ?`,
+       ORDER BY name, namespace LIMIT CAST(? AS INTEGER)`,
       [b.account, b.region, b.name, opts.prefix, prefixEnd(opts.prefix), opts.after[0], opts.after[1], opts.limit],
     );
   }
@@ -363,7 +363,7 @@ export class S3TablesRepo {
 
   pendingPurges(limit: number): string[] {
     return (
-      this.store.stmt('SELECT bucket FROM s3t_purges ORDER BY queued_at LIMIT ?').all(limit) as { bucket: string }[]
+      this.store.stmt('SELECT bucket FROM s3t_purges ORDER BY queued_at LIMIT CAST(? AS INTEGER)').all(limit) as { bucket: string }[]
     ).map((r) => r.bucket);
   }
 }

@@ -100,7 +100,7 @@ export class SsmRepo {
     return this.store
       .stmt(
         `SELECT * FROM ssm_parameters WHERE account = ? AND region = ? AND name > ? AND name >= ? AND name < ?
-         ORDER BY name LIMIT ?`,
+         ORDER BY name LIMIT CAST(? AS INTEGER)`,
       )
       .all(account, region, after, prefix, upperBound(prefix), limit) as ParameterRow[];
   }
@@ -110,7 +110,7 @@ export class SsmRepo {
     return this.store
       .stmt(
         `SELECT * FROM ssm_parameters WHERE account = ? AND region = ? AND parent = ? AND name > ?
-         ORDER BY name LIMIT ?`,
+         ORDER BY name LIMIT CAST(? AS INTEGER)`,
       )
       .all(account, region, parent, after, limit) as ParameterRow[];
   }
@@ -151,7 +151,7 @@ export class SsmRepo {
     return this.store
       .stmt(
         `SELECT * FROM ssm_parameter_versions WHERE account = ? AND region = ? AND name = ? AND version > ?
-         ORDER BY version LIMIT ?`,
+         ORDER BY version LIMIT CAST(? AS INTEGER)`,
       )
       .all(account, region, name, afterVersion, limit) as VersionRow[];
   }
