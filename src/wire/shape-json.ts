@@ -48,6 +48,92 @@ function bodyMembers(model: ServiceModel, shape: Shape): BodyMember[] {
   return members;
 }
 
+type Writer = (value: unknown) => unknown;
+
+/** Compiled writers, per codec options and per (shape, member) pair. */
+const writers = new WeakMap<JsonCodecOptions, WeakMap<Shape, Map<MemberRef | undefined, Writer>>>();
+
+/**
+ * The writer of one shape, compiled once: a structure's members, a list's element writer, a
+ * timestamp's format are worked out when first needed instead of on every value of every response.
+ */
+function writerOf(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): Writer {
+  let byShape = writers.get(opts);
+  if (!byShape) {
+    byShape = new WeakMap();
+    writers.set(opts, byShape);
+  }
+  let byRef = byShape.get(shape);
+  if (!byRef) {
+    byRef = new Map();
+    byShape.set(shape, byRef);
+  }
+  let writer = byRef.get(ref);
+  if (!writer) {
+    // A placeholder first, so recursive shapes resolve to the writer being built.
+    let built: Writer | undefined;
+    byRef.set(ref, (v) => built!(v));
+    built = compile(model, shape, opts, ref);
+    byRef.set(ref, built);
+    writer = built;
+  }
+  return writer;
+}
+
+function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): Writer {
+  if (isDocument(shape)) return (v) => v;
+  switch (shape.type) {
+    case 'structure': {
+      const members = bodyMembers(model, shape).map((m) => ({ ...m, write: writerOf(model, m.shape, opts, m.ref) }));
+      return (value) => {
+        if (value === undefined || value === null) return undefined;
+        const out: Record<string, unknown> = {};
+        const src = value as Record<string, unknown>;
+        for (const m of members) {
+          const raw = src[m.name];
+          if (raw === undefined || raw === null) continue;
+          const v = m.write(raw);
+          if (v !== undefined) out[m.wire] = v;
+        }
+        return out;
+      };
+    }
+    case 'list': {
+      const item = writerOf(model, shapeOf(model, shape.member!.shape), opts, shape.member);
+      return (value) => (value === undefined || value === null ? undefined : (value as unknown[]).map((v) => item(v) ?? null));
+    }
+    case 'map': {
+      const item = writerOf(model, shapeOf(model, shape.value!.shape), opts, shape.value);
+      return (value) => {
+        if (value === undefined || value === null) return undefined;
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+          const conv = item(v);
+          if (conv !== undefined) out[k] = conv;
+        }
+        return out;
+      };
+    }
+    case 'timestamp': {
+      const format = ref?.timestampFormat ?? shape.timestampFormat ?? opts.timestampFormat;
+      return (value) => {
+        const date = value instanceof Date ? value : parseTimestamp(value);
+        return date ? formatTimestamp(date, format, opts.micros) : undefined;
+      };
+    }
+    case 'blob':
+      return (value) =>
+        value === undefined || value === null
+          ? undefined
+          : Buffer.isBuffer(value) || value instanceof Uint8Array
+            ? Buffer.from(value as Uint8Array).toString('base64')
+            : String(value);
+    default:
+      return (value) => (value === null ? undefined : value);
+  }
+}
+
+/** A value of `shape` as the protocol's JSON (absent members omitted; undefined for no value). */
 export function toJson(
   model: ServiceModel,
   shape: Shape,
@@ -55,43 +141,7 @@ export function toJson(
   opts: JsonCodecOptions,
   ref?: MemberRef,
 ): unknown {
-  if (value === undefined || value === null) return undefined;
-  if (isDocument(shape)) return value;
-  switch (shape.type) {
-    case 'structure': {
-      const out: Record<string, unknown> = {};
-      const src = value as Record<string, unknown>;
-      for (const m of bodyMembers(model, shape)) {
-        const v = toJson(model, m.shape, src[m.name], opts, m.ref);
-        if (v !== undefined) out[m.wire] = v;
-      }
-      return out;
-    }
-    case 'list': {
-      const member = shapeOf(model, shape.member!.shape);
-      return (value as unknown[]).map((v) => toJson(model, member, v, opts, shape.member) ?? null);
-    }
-    case 'map': {
-      const valueShape = shapeOf(model, shape.value!.shape);
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const conv = toJson(model, valueShape, v, opts, shape.value);
-        if (conv !== undefined) out[k] = conv;
-      }
-      return out;
-    }
-    case 'timestamp': {
-      const date = value instanceof Date ? value : parseTimestamp(value);
-      if (!date) return undefined;
-      return formatTimestamp(date, ref?.timestampFormat ?? shape.timestampFormat ?? opts.timestampFormat, opts.micros);
-    }
-    case 'blob':
-      return Buffer.isBuffer(value) || value instanceof Uint8Array
-        ? Buffer.from(value as Uint8Array).toString('base64')
-        : String(value);
-    default:
-      return value;
-  }
+  return writerOf(model, shape, opts, ref)(value);
 }
 
 function typeError(opts: JsonCodecOptions, path: string, expected: string): AwsError {
