@@ -65,6 +65,41 @@ function take<T>(gen: Generator<T>, max: number): { items: T[]; truncated: boole
   return { items, truncated: false };
 }
 
+interface Page<T> {
+  rows: T[];
+  prefixes: S3.CommonPrefix[];
+  truncated: boolean;
+  /** Rows and common prefixes together (KeyCount). */
+  count: number;
+  /** The key (or common prefix) the page ended on, when it is truncated. */
+  next?: { key: string; row?: T };
+}
+
+/** One page of a walk: its rows and its common prefixes (encoded), in key order. */
+function page<T>(gen: Generator<Entry<T>>, max: number, keyOf: (row: T) => string, enc: Encoder): Page<T> {
+  const { items, truncated } = take(gen, max);
+  const rows: T[] = [];
+  const prefixes: S3.CommonPrefix[] = [];
+  for (const item of items) {
+    if (item.prefix !== undefined) prefixes.push({ Prefix: enc(item.prefix) });
+    else rows.push(item.row);
+  }
+  const last = items[items.length - 1];
+  const next = truncated && last ? (last.prefix !== undefined ? { key: last.prefix } : { key: keyOf(last.row), row: last.row }) : undefined;
+  return { rows, prefixes, truncated, count: items.length, next };
+}
+
+/** A page of a bucket's objects after `after` (never before `prefix`). */
+function objectPage(
+  ctx: Ctx,
+  bucket: string,
+  q: { prefix: string; delimiter: string | undefined; after: string; marker: string | undefined; max: number; enc: Encoder },
+): Page<ObjectSummaryRow> {
+  const keyOf = (r: ObjectSummaryRow) => r.key;
+  const gen = walk(objectsOf(ctx, bucket, q.prefix), keyOf, startOf(q.after, q.prefix), q.prefix, q.delimiter, q.marker);
+  return page(gen, q.max, keyOf, q.enc);
+}
+
 function checkListArgs(maxKeys: number | undefined, encodingType: string | undefined): number {
   if (maxKeys !== undefined && maxKeys < 0) {
     throw s3Errors.invalidArgument('Argument maxKeys must be an integer between 0 and 2147483647', 'maxKeys', maxKeys);
@@ -75,8 +110,10 @@ function checkListArgs(maxKeys: number | undefined, encodingType: string | undef
   return Math.min(maxKeys ?? 1000, 1000);
 }
 
+type Encoder = (s: string | undefined) => string | undefined;
+
 /** `encoding-type=url`: keys percent-encoded, `/` kept (botocore decodes with unquote_plus). */
-function encoder(encodingType: string | undefined): (s: string | undefined) => string | undefined {
+function encoder(encodingType: string | undefined): Encoder {
   if (encodingType !== 'url') return (s) => s;
   return (s) => (s === undefined ? undefined : encodeURIComponent(s).replace(/%2F/g, '/'));
 }
@@ -113,27 +150,19 @@ export function listObjectsV2(ctx: Ctx, input: S3.ListObjectsV2Request): S3.List
   let after = input.StartAfter ?? '';
   if (input.ContinuationToken !== undefined) after = decodeToken(input.ContinuationToken);
   const marker = input.ContinuationToken === undefined ? input.StartAfter : undefined;
-  const gen = walk(objectsOf(ctx, bucket, prefix), (r) => r.key, startOf(after, prefix), prefix, delimiter, marker);
-  const { items, truncated } = take(gen, max);
-  const contents: S3._Object[] = [];
-  const prefixes: S3.CommonPrefix[] = [];
-  for (const item of items) {
-    if (item.row) contents.push(summary(item.row, enc, input.FetchOwner ? owner : undefined));
-    else prefixes.push({ Prefix: enc(item.prefix) });
-  }
-  const last = items[items.length - 1];
+  const p = objectPage(ctx, bucket, { prefix, delimiter, after, marker, max, enc });
   return {
-    IsTruncated: truncated,
-    Contents: contents.length ? contents : undefined,
+    IsTruncated: p.truncated,
+    Contents: p.rows.length ? p.rows.map((row) => summary(row, enc, input.FetchOwner ? owner : undefined)) : undefined,
     Name: bucket,
     Prefix: enc(prefix),
     Delimiter: enc(input.Delimiter),
     MaxKeys: input.MaxKeys ?? 1000,
-    CommonPrefixes: prefixes.length ? prefixes : undefined,
+    CommonPrefixes: p.prefixes.length ? p.prefixes : undefined,
     EncodingType: input.EncodingType as S3.EncodingType | undefined,
-    KeyCount: items.length,
+    KeyCount: p.count,
     ContinuationToken: input.ContinuationToken,
-    NextContinuationToken: truncated && last ? encodeToken(last.row ? last.row.key : upperBound(last.prefix)) : undefined,
+    NextContinuationToken: p.next ? encodeToken(p.next.row ? p.next.key : upperBound(p.next.key)) : undefined,
     StartAfter: enc(input.StartAfter),
   };
 }
@@ -146,26 +175,18 @@ export function listObjects(ctx: Ctx, input: S3.ListObjectsRequest): S3.ListObje
   const delimiter = input.Delimiter || undefined;
   const enc = encoder(input.EncodingType);
   const marker = input.Marker ?? '';
-  const gen = walk(objectsOf(ctx, bucket, prefix), (r) => r.key, startOf(marker, prefix), prefix, delimiter, input.Marker);
-  const { items, truncated } = take(gen, max);
-  const contents: S3._Object[] = [];
-  const prefixes: S3.CommonPrefix[] = [];
-  for (const item of items) {
-    if (item.row) contents.push(summary(item.row, enc, owner));
-    else prefixes.push({ Prefix: enc(item.prefix) });
-  }
-  const last = items[items.length - 1];
+  const p = objectPage(ctx, bucket, { prefix, delimiter, after: marker, marker: input.Marker, max, enc });
   return {
-    IsTruncated: truncated,
+    IsTruncated: p.truncated,
     Marker: enc(marker),
     // AWS sends NextMarker only with a delimiter; without one, clients continue from the last key.
-    NextMarker: truncated && delimiter && last ? enc(last.row ? last.row.key : last.prefix) : undefined,
-    Contents: contents.length ? contents : undefined,
+    NextMarker: p.next && delimiter ? enc(p.next.key) : undefined,
+    Contents: p.rows.length ? p.rows.map((row) => summary(row, enc, owner)) : undefined,
     Name: bucket,
     Prefix: enc(prefix),
     Delimiter: enc(input.Delimiter),
     MaxKeys: input.MaxKeys ?? 1000,
-    CommonPrefixes: prefixes.length ? prefixes : undefined,
+    CommonPrefixes: p.prefixes.length ? p.prefixes : undefined,
     EncodingType: input.EncodingType as S3.EncodingType | undefined,
   };
 }
@@ -189,16 +210,9 @@ export function listMultipartUploads(ctx: Ctx, input: S3.ListMultipartUploadsReq
     return r.iterateUploads(bucket, after, resume ? idMarker : inclusive ? '' : undefined, upper);
   };
   const start = idMarker !== undefined && keyMarker >= prefix ? { after: keyMarker, inclusive: false } : startOf(keyMarker, prefix);
-  const gen = walk<UploadRow>(open, (u) => u.key, start, prefix, delimiter, input.KeyMarker);
-  const { items, truncated } = take(gen, max);
-  const uploads: S3.MultipartUpload[] = [];
-  const prefixes: S3.CommonPrefix[] = [];
-  for (const item of items) {
-    if (item.prefix !== undefined) {
-      prefixes.push({ Prefix: enc(item.prefix) });
-      continue;
-    }
-    const u = item.row;
+  const keyOf = (u: UploadRow) => u.key;
+  const p = page(walk<UploadRow>(open, keyOf, start, prefix, delimiter, input.KeyMarker), max, keyOf, enc);
+  const uploads = p.rows.map((u): S3.MultipartUpload => {
     const meta = JSON.parse(u.meta) as { storageClass: string; checksumAlgorithm?: string; checksumType?: string };
     const who = ownerOf(u.initiator);
     const entry: S3.MultipartUpload = {
@@ -213,21 +227,20 @@ export function listMultipartUploads(ctx: Ctx, input: S3.ListMultipartUploadsReq
       entry.ChecksumAlgorithm = meta.checksumAlgorithm as S3.ChecksumAlgorithm;
       entry.ChecksumType = meta.checksumType as S3.ChecksumType;
     }
-    uploads.push(entry);
-  }
-  const last = items[items.length - 1];
+    return entry;
+  });
   return {
     Bucket: bucket,
     KeyMarker: enc(keyMarker),
     UploadIdMarker: idMarker ?? '',
-    NextKeyMarker: truncated && last ? enc(last.row ? last.row.key : last.prefix) : undefined,
-    NextUploadIdMarker: truncated && last?.row ? last.row.upload_id : undefined,
+    NextKeyMarker: p.next ? enc(p.next.key) : undefined,
+    NextUploadIdMarker: p.next?.row ? p.next.row.upload_id : undefined,
     Prefix: enc(prefix) || undefined,
     Delimiter: enc(input.Delimiter),
     MaxUploads: input.MaxUploads ?? 1000,
-    IsTruncated: truncated,
+    IsTruncated: p.truncated,
     Uploads: uploads.length ? uploads : undefined,
-    CommonPrefixes: prefixes.length ? prefixes : undefined,
+    CommonPrefixes: p.prefixes.length ? p.prefixes : undefined,
     EncodingType: input.EncodingType as S3.EncodingType | undefined,
   };
 }
@@ -247,17 +260,10 @@ export function listObjectVersions(ctx: Ctx, input: S3.ListObjectVersionsRequest
   const delimiter = input.Delimiter || undefined;
   const enc = encoder(input.EncodingType);
   const keyMarker = input.KeyMarker ?? '';
-  const gen = walk(objectsOf(ctx, bucket, prefix), (r) => r.key, startOf(keyMarker, prefix), prefix, delimiter, input.KeyMarker);
-  const { items, truncated } = take(gen, max);
-  const versions: S3.ObjectVersion[] = [];
-  const prefixes: S3.CommonPrefix[] = [];
-  for (const item of items) {
-    if (item.prefix !== undefined) {
-      prefixes.push({ Prefix: enc(item.prefix) });
-      continue;
-    }
-    const { Key, LastModified, ETag, Size, StorageClass, ChecksumAlgorithm, ChecksumType } = summary(item.row, enc);
-    versions.push({
+  const p = objectPage(ctx, bucket, { prefix, delimiter, after: keyMarker, marker: input.KeyMarker, max, enc });
+  const versions = p.rows.map((row): S3.ObjectVersion => {
+    const { Key, LastModified, ETag, Size, StorageClass, ChecksumAlgorithm, ChecksumType } = summary(row, enc);
+    return {
       ETag,
       ChecksumAlgorithm,
       ChecksumType,
@@ -268,21 +274,20 @@ export function listObjectVersions(ctx: Ctx, input: S3.ListObjectVersionsRequest
       IsLatest: true,
       LastModified,
       Owner: owner,
-    });
-  }
-  const last = items[items.length - 1];
+    };
+  });
   return {
-    IsTruncated: truncated,
+    IsTruncated: p.truncated,
     KeyMarker: enc(keyMarker),
     VersionIdMarker: input.VersionIdMarker ?? '',
-    NextKeyMarker: truncated && last ? enc(last.row ? last.row.key : last.prefix) : undefined,
-    NextVersionIdMarker: truncated && last?.row ? 'null' : undefined,
+    NextKeyMarker: p.next ? enc(p.next.key) : undefined,
+    NextVersionIdMarker: p.next?.row ? 'null' : undefined,
     Versions: versions.length ? versions : undefined,
     Name: bucket,
     Prefix: enc(prefix),
     Delimiter: enc(input.Delimiter),
     MaxKeys: input.MaxKeys ?? 1000,
-    CommonPrefixes: prefixes.length ? prefixes : undefined,
+    CommonPrefixes: p.prefixes.length ? p.prefixes : undefined,
     EncodingType: input.EncodingType as S3.EncodingType | undefined,
   };
 }
