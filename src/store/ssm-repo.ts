@@ -39,8 +39,26 @@ export interface VersionRow extends ParameterFields {
   labels: string;
 }
 
-const FIELDS =
-  'version, type, description, key_id, allowed_pattern, tier, policies, data_type, last_modified, last_modified_user, value';
+const FIELD_NAMES = [
+  'version',
+  'type',
+  'description',
+  'key_id',
+  'allowed_pattern',
+  'tier',
+  'policies',
+  'data_type',
+  'last_modified',
+  'last_modified_user',
+  'value',
+] as const satisfies readonly (keyof ParameterFields)[];
+const FIELDS = FIELD_NAMES.join(', ');
+const FIELD_SLOTS = FIELD_NAMES.map(() => '?').join(', ');
+
+/** The values of FIELDS, in order, for an INSERT. */
+function fieldValues(row: ParameterFields): unknown[] {
+  return FIELD_NAMES.map((f) => row[f]);
+}
 
 export class SsmRepo {
   constructor(private readonly store: MetadataStore) {}
@@ -56,26 +74,9 @@ export class SsmRepo {
     this.store
       .stmt(
         `INSERT OR REPLACE INTO ssm_parameters (account, region, name, parent, tags, ${FIELDS})
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ${FIELD_SLOTS})`,
       )
-      .run(
-        row.account,
-        row.region,
-        row.name,
-        row.parent,
-        row.tags,
-        row.version,
-        row.type,
-        row.description,
-        row.key_id,
-        row.allowed_pattern,
-        row.tier,
-        row.policies,
-        row.data_type,
-        row.last_modified,
-        row.last_modified_user,
-        row.value,
-      );
+      .run(row.account, row.region, row.name, row.parent, row.tags, ...fieldValues(row));
   }
 
   setTags(account: string, region: string, name: string, tags: string): void {
@@ -119,25 +120,9 @@ export class SsmRepo {
     this.store
       .stmt(
         `INSERT INTO ssm_parameter_versions (account, region, name, labels, ${FIELDS})
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ${FIELD_SLOTS})`,
       )
-      .run(
-        row.account,
-        row.region,
-        row.name,
-        row.labels,
-        row.version,
-        row.type,
-        row.description,
-        row.key_id,
-        row.allowed_pattern,
-        row.tier,
-        row.policies,
-        row.data_type,
-        row.last_modified,
-        row.last_modified_user,
-        row.value,
-      );
+      .run(row.account, row.region, row.name, row.labels, ...fieldValues(row));
   }
 
   getVersion(account: string, region: string, name: string, version: number): VersionRow | undefined {

@@ -88,7 +88,8 @@ function description(row: ResourceRow): string | undefined {
   return typeof d?.Description === 'string' ? d.Description : undefined;
 }
 
-export function resourceShape(row: ResourceRow, stack: Pick<StackRow, 'id' | 'name'>): CFN.StackResource {
+/** What DescribeStackResources and DescribeStackResource report alike. */
+function resourceCommon(row: ResourceRow, stack: Pick<StackRow, 'id' | 'name'>) {
   const desc = description(row);
   return {
     StackName: stack.name,
@@ -96,29 +97,23 @@ export function resourceShape(row: ResourceRow, stack: Pick<StackRow, 'id' | 'na
     LogicalResourceId: row.logical_id,
     ...(row.physical_id !== null ? { PhysicalResourceId: row.physical_id } : {}),
     ResourceType: row.type,
-    Timestamp: new Date(row.updated_at),
     ResourceStatus: row.status as CFN.ResourceStatus,
     ...(row.status_reason !== null ? { ResourceStatusReason: row.status_reason } : {}),
     ...(desc !== undefined ? { Description: desc } : {}),
-    DriftInformation: { StackResourceDriftStatus: 'NOT_CHECKED' },
+    DriftInformation: { StackResourceDriftStatus: 'NOT_CHECKED' as const },
   };
+}
+
+export function resourceShape(row: ResourceRow, stack: Pick<StackRow, 'id' | 'name'>): CFN.StackResource {
+  return { ...resourceCommon(row, stack), Timestamp: new Date(row.updated_at) };
 }
 
 export function resourceDetailShape(row: ResourceRow, stack: Pick<StackRow, 'id' | 'name'>): CFN.StackResourceDetail {
   const v = versionOf(row);
-  const desc = description(row);
   return {
-    StackName: stack.name,
-    StackId: stack.id,
-    LogicalResourceId: row.logical_id,
-    ...(row.physical_id !== null ? { PhysicalResourceId: row.physical_id } : {}),
-    ResourceType: row.type,
+    ...resourceCommon(row, stack),
     LastUpdatedTimestamp: new Date(row.updated_at),
-    ResourceStatus: row.status as CFN.ResourceStatus,
-    ...(row.status_reason !== null ? { ResourceStatusReason: row.status_reason } : {}),
-    ...(desc !== undefined ? { Description: desc } : {}),
     ...(v.metadata !== undefined ? { Metadata: JSON.stringify(v.metadata) } : {}),
-    DriftInformation: { StackResourceDriftStatus: 'NOT_CHECKED' },
   };
 }
 

@@ -14,9 +14,8 @@ import type { Ctx } from '../../../server/runtime.js';
 import * as s3 from '../../s3/provider.js';
 import { generatedName } from './names.js';
 import { APPLIERS } from './s3-bucket-config.js';
-import { same } from './s3tables-common.js';
 import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from './types.js';
-import { bool, str, validateProperties } from './validation.js';
+import { bool, policyText, same, str, validateProperties } from './validation.js';
 
 /** Regions whose website endpoint is `s3-website-<region>` (the rest use `s3-website.<region>`). */
 const DASH_WEBSITE_REGIONS = new Set([
@@ -104,10 +103,6 @@ export const s3Bucket: ResourceProvider = {
     }
   },
 };
-
-function policyText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
 
 export const s3BucketPolicy: ResourceProvider = {
   type: 'AWS::S3::BucketPolicy',

@@ -19,12 +19,11 @@ import {
   encryption,
   isNotFound,
   lower,
-  same,
   storageClass,
   tagsInput,
 } from './s3tables-common.js';
 import type { ResolvedProperties, ResourceProvider, ResourceState } from './types.js';
-import { num, str, validateProperties } from './validation.js';
+import { num, same, str, validateProperties } from './validation.js';
 
 type Obj = Record<string, unknown>;
 

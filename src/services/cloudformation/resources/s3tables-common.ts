@@ -25,16 +25,8 @@ export function compact<T extends Obj>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-export function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
 export function isNotFound(err: unknown): boolean {
   return (err as { code?: string }).code === 'NotFoundException';
-}
-
-export function policyText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 export function lower(v: unknown): string | undefined {

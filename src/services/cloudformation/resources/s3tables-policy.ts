@@ -10,10 +10,10 @@ import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../server/runtime.js';
 import { AwsError } from '../../../wire/errors.js';
 import * as s3t from '../../s3tables/provider.js';
-import { isNotFound, policyText } from './s3tables-common.js';
+import { isNotFound } from './s3tables-common.js';
 import { bucketArnOfTable } from './s3tables-table.js';
 import type { ResourceProvider, ResourceState } from './types.js';
-import { str, validateProperties } from './validation.js';
+import { policyText, str, validateProperties } from './validation.js';
 
 function alreadyExists(type: string, id: string): AwsError {
   return new AwsError('AlreadyExistsException', `Resource of type '${type}' with identifier '${id}' already exists.`, 409);

@@ -11,9 +11,9 @@
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../server/runtime.js';
 import * as s3t from '../../s3tables/provider.js';
-import { applyTagChanges, compact, icebergMetadata, isNotFound, lower, same, storageClass, tagsInput } from './s3tables-common.js';
+import { applyTagChanges, compact, icebergMetadata, isNotFound, lower, storageClass, tagsInput } from './s3tables-common.js';
 import { ResourceFailure, type ResourceProvider, type ResourceState } from './types.js';
-import { num, str, validateProperties } from './validation.js';
+import { num, same, str, validateProperties } from './validation.js';
 
 type Obj = Record<string, unknown>;
 

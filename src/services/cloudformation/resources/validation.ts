@@ -163,6 +163,16 @@ export function str(v: unknown): string | undefined {
 }
 
 /** CloudFormation's `Tags: [{Key, Value}]` as a map. */
+/** A policy document property as the API's JSON text (templates give it as an object or a string). */
+export function policyText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** Whether two resolved property values are the same JSON. */
+export function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
 export function tagMap(tags: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (Array.isArray(tags)) {
