@@ -40,6 +40,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internalCtx } from '../../src/server/runtime.js';
 import { createBucket, headBucket } from '../../src/services/s3/provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { failure } from '../helpers/errors.js';
 import { auth, raw, s3Client, xmlText } from './helpers.js';
 
 let t: TestServer;
@@ -54,15 +55,6 @@ async function names(client = s3): Promise<string[]> {
   return ((await client.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name!);
 }
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; status?: number; error: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as Error & { $metadata?: { httpStatusCode?: number } };
-    return { name: e.name, status: e.$metadata?.httpStatusCode, error: e as unknown as Record<string, unknown> };
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('creating buckets', () => {
   it('creates, heads, locates and lists a bucket', async () => {

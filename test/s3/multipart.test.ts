@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internalCtx } from '../../src/server/runtime.js';
 import { getObject } from '../../src/services/s3/provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { failure } from '../helpers/errors.js';
 import { s3Client } from './helpers.js';
 
 let t: TestServer;
@@ -42,15 +43,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.stop());
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; status?: number; error: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as Error & { $metadata?: { httpStatusCode?: number } };
-    return { name: e.name, status: e.$metadata?.httpStatusCode, error: e as unknown as Record<string, unknown> };
-  }
-  throw new Error('expected the call to fail');
-}
 
 const be32 = (n: number) => {
   const b = Buffer.alloc(4);

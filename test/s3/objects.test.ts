@@ -26,6 +26,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { failure } from '../helpers/errors.js';
 import { auth, raw, s3Client, xmlText } from './helpers.js';
 
 let t: TestServer;
@@ -39,15 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.stop());
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; status?: number; error: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as Error & { $metadata?: { httpStatusCode?: number } };
-    return { name: e.name, status: e.$metadata?.httpStatusCode, error: e as unknown as Record<string, unknown> };
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function body(key: string, extra: Record<string, unknown> = {}): Promise<Buffer> {
   const res = await s3.send(new GetObjectCommand({ Bucket: B, Key: key, ...extra }));

@@ -20,6 +20,7 @@ import {
 } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { failure } from '../helpers/errors.js';
 
 let t: TestServer;
 let ssm: SSMClient;
@@ -29,15 +30,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.stop());
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; message: string; status?: number }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return { name: e.name, message: e.message, status: e.$metadata?.httpStatusCode };
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('PutParameter and GetParameter', () => {
   it('writes a String, reads it back with AWS fields, and versions overwrites', async () => {

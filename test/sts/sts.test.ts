@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/client-sts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { failure } from '../helpers/errors.js';
 
 const run = promisify(execFile);
 let t: TestServer;
@@ -27,15 +28,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.stop());
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; message: string; status?: number }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return { name: e.name, message: e.message, status: e.$metadata?.httpStatusCode };
-  }
-  throw new Error('expected the call to fail');
-}
 
 const DEPLOY_ROLE = 'arn:aws:iam::222233334444:role/cdk-hnb659fds-deploy-role-222233334444-us-east-1';
 

@@ -6,6 +6,7 @@
 import { CloudFormationClient, CreateStackCommand, GetTemplateSummaryCommand, ValidateTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { failure } from '../../helpers/errors.js';
 
 let server: TestServer;
 let cfn: CloudFormationClient;
@@ -48,15 +49,6 @@ Outputs:
       Name: !Sub '\${AWS::StackName}-tables'
 `;
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; message: string; status?: number }> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return { name: err.name, message: err.message, status: err.$metadata?.httpStatusCode };
-  }
-  throw new Error('expected a failure');
-}
 
 describe('ValidateTemplate', () => {
   it('summarises a YAML template with short forms', async () => {
