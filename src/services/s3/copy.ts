@@ -22,7 +22,7 @@ import {
   type WriteSnapshot,
 } from './conditions.js';
 import { s3Errors } from './errors.js';
-import { ingest, segmentsOf } from './ingest.js';
+import { commitBlobs, ingest, segmentsOf } from './ingest.js';
 import { ARCHIVED, encryptionHeaders, metaFromInput, parseTaggingHeader, storageClassOf, type ObjectMeta } from './object-meta.js';
 
 export interface CopySource {
@@ -153,45 +153,39 @@ export async function copyObject(ctx: Ctx, input: S3.CopyObjectRequest): Promise
     etag = copied.etag;
     if (copied.checksum) checksum = { ...copied.checksum, type: 'FULL_OBJECT' };
   }
-  try {
-    ctx.rt.meta.tx(() => {
-      requireBucket(ctx, bucket);
-      if (snapshot) checkWriteConditions(input, key, r.headObject(bucket, key), snapshot);
-      if (written?.blob) ctx.rt.blobs.adopt([written.blob.id]);
-      let blobIds = written ? segmentsOf(written) : source.row.blob_ids;
-      let inline = written ? (written.inline ?? null) : source.row.inline;
-      let partsCount: number | null = null;
-      if (!written) {
-        // Metadata-only copy onto itself: keep the bytes the row holds now.
-        const current = r.getObject(bucket, key);
-        if (!current || current.etag !== source.row.etag) throw s3Errors.conditionalRequestConflict('x-amz-copy-source', key);
-        blobIds = current.blob_ids;
-        inline = current.inline;
-        partsCount = current.parts_count;
-        etag = current.etag;
-      }
-      const released = r.putObject({
-        bucket,
-        key,
-        size: source.row.size,
-        etag,
-        last_modified: now,
-        storage_class: storageClass,
-        checksum_algorithm: checksum?.algorithm ?? null,
-        checksum_type: checksum?.type ?? null,
-        checksum: checksum?.value ?? null,
-        parts_count: partsCount,
-        meta: JSON.stringify(meta),
-        blob_ids: blobIds,
-        inline,
-      });
-      if (written) ctx.rt.blobs.release(released);
+  commitBlobs(ctx, written?.blob ? [written.blob] : [], () => {
+    requireBucket(ctx, bucket);
+    if (snapshot) checkWriteConditions(input, key, r.headObject(bucket, key), snapshot);
+    let blobIds = written ? segmentsOf(written) : source.row.blob_ids;
+    let inline = written ? (written.inline ?? null) : source.row.inline;
+    let partsCount: number | null = null;
+    if (!written) {
+      // Metadata-only copy onto itself: keep the bytes the row holds now.
+      const current = r.getObject(bucket, key);
+      if (!current || current.etag !== source.row.etag) throw s3Errors.conditionalRequestConflict('x-amz-copy-source', key);
+      blobIds = current.blob_ids;
+      inline = current.inline;
+      partsCount = current.parts_count;
+      etag = current.etag;
+    }
+    const released = r.putObject({
+      bucket,
+      key,
+      size: source.row.size,
+      etag,
+      last_modified: now,
+      storage_class: storageClass,
+      checksum_algorithm: checksum?.algorithm ?? null,
+      checksum_type: checksum?.type ?? null,
+      checksum: checksum?.value ?? null,
+      parts_count: partsCount,
+      meta: JSON.stringify(meta),
+      blob_ids: blobIds,
+      inline,
     });
-  } catch (err) {
-    if (written?.blob) ctx.rt.blobs.discard(written.blob);
-    throw err;
-  }
-  ctx.rt.blobs.sweep();
+    // A metadata-only copy re-stores the row's own bytes: nothing is let go of.
+    return written ? released : [];
+  });
   const result: S3.CopyObjectResult = { ETag: etag, LastModified: new Date(now) };
   if (checksum) {
     result[memberOf(checksum.algorithm)] = checksum.value;

@@ -2,10 +2,12 @@
  * Taking in an object or part body: streams it into the blob store (inline when small) while
  * hashing MD5 (the ETag) and the one checksum the request asks for, then verifies Content-MD5,
  * the declared checksum (header or aws-chunked trailer) and the length, with AWS's errors. On
- * any failure the written blob is discarded, so nothing of a refused body remains.
+ * any failure the written blob is discarded, so nothing of a refused body remains. Then the
+ * commit that hands new blobs to their rows (`commitBlobs`), the one place that follows the blob
+ * store's adopt / release / discard / sweep protocol.
  */
 import type { Ctx } from '../../server/runtime.js';
-import type { WrittenBody } from '../../store/blobs.js';
+import type { BlobRef, WrittenBody } from '../../store/blobs.js';
 import type { ChunkedBody } from './aws-chunked.js';
 import {
   createHasher,
@@ -108,4 +110,22 @@ export async function ingest(ctx: Ctx, opts: IngestOptions): Promise<Ingested> {
 /** The `blob_ids` column for a written body (null when inline). */
 export function segmentsOf(written: WrittenBody): string | null {
   return written.blob ? JSON.stringify([{ id: written.blob.id, size: written.blob.size }]) : null;
+}
+
+/**
+ * Runs `write` in one transaction that also adopts the freshly written blobs `fresh` and releases
+ * the blob ids `write` returns (those its rows let go of). If the transaction fails the fresh
+ * blobs are discarded; after it commits the released ones are swept.
+ */
+export function commitBlobs(ctx: Ctx, fresh: readonly BlobRef[], write: () => string[]): void {
+  try {
+    ctx.rt.meta.tx(() => {
+      ctx.rt.blobs.adopt(fresh.map((b) => b.id));
+      ctx.rt.blobs.release(write());
+    });
+  } catch (err) {
+    for (const b of fresh) ctx.rt.blobs.discard(b);
+    throw err;
+  }
+  ctx.rt.blobs.sweep();
 }

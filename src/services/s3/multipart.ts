@@ -26,7 +26,7 @@ import { checkKey, MAX_OBJECT_SIZE, normalizeEtag, ownerOf, repo, requireBucket,
 import { checkWriteConditions, parseCopySourceRange, validateWriteConditions } from './conditions.js';
 import { resolveCopySource, sourceBytes } from './copy.js';
 import { s3Errors } from './errors.js';
-import { ingest, segmentsOf } from './ingest.js';
+import { commitBlobs, ingest, segmentsOf } from './ingest.js';
 import { encryptionHeaders, metaFromInput, storageClassOf, type ObjectMeta } from './object-meta.js';
 
 interface UploadMeta {
@@ -128,29 +128,21 @@ function commitPart(
   checksum: { algorithm: ChecksumAlgorithm; value: string } | undefined,
 ): number {
   const now = Date.now();
-  try {
-    ctx.rt.meta.tx(() => {
-      const r = repo(ctx);
-      if (!r.getUpload(upload.upload_id)) throw s3Errors.noSuchUpload(upload.upload_id);
-      if (written.blob) ctx.rt.blobs.adopt([written.blob.id]);
-      const released = r.putPart({
-        upload_id: upload.upload_id,
-        part_number: partNumber,
-        size: written.size,
-        etag,
-        last_modified: now,
-        checksum_algorithm: checksum?.algorithm ?? null,
-        checksum: checksum?.value ?? null,
-        blob_ids: segmentsOf(written),
-        inline: written.inline ?? null,
-      });
-      ctx.rt.blobs.release(released);
+  commitBlobs(ctx, written.blob ? [written.blob] : [], () => {
+    const r = repo(ctx);
+    if (!r.getUpload(upload.upload_id)) throw s3Errors.noSuchUpload(upload.upload_id);
+    return r.putPart({
+      upload_id: upload.upload_id,
+      part_number: partNumber,
+      size: written.size,
+      etag,
+      last_modified: now,
+      checksum_algorithm: checksum?.algorithm ?? null,
+      checksum: checksum?.value ?? null,
+      blob_ids: segmentsOf(written),
+      inline: written.inline ?? null,
     });
-  } catch (err) {
-    if (written.blob) ctx.rt.blobs.discard(written.blob);
-    throw err;
-  }
-  ctx.rt.blobs.sweep();
+  });
   return now;
 }
 
@@ -217,50 +209,43 @@ export async function completeMultipartUpload(
   for (const p of chosen) md5.update(Buffer.from(p.etag.slice(1, -1), 'hex'));
   const etag = `"${md5.digest('hex')}-${chosen.length}"`;
   const size = chosen.reduce((n, p) => n + p.size, 0);
-  try {
-    ctx.rt.meta.tx(() => {
-      requireBucket(ctx, bucket);
-      if (!r.getUpload(uploadId)) throw s3Errors.noSuchUpload(uploadId);
-      // Parts may have been re-uploaded while we prepared: decide on what the rows hold now.
-      const now = new Map(r.parts(uploadId).map((p) => [p.part_number, p]));
-      for (const p of chosen) {
-        if (now.get(p.part_number)?.etag !== p.etag) throw s3Errors.invalidPart(uploadId, p.part_number, p.etag);
-      }
-      checkConditions();
-      const segments: { id: string; size: number }[] = [];
-      for (const p of chosen) {
-        const spill = spilled.get(p.part_number);
-        if (spill) segments.push({ id: spill.id, size: spill.size });
-        else if (p.blob_ids) segments.push(...(JSON.parse(p.blob_ids) as { id: string; size: number }[]));
-      }
-      ctx.rt.blobs.adopt([...spilled.values()].map((b) => b.id));
-      const inlineOnly = chosen.length === 1 && chosen[0]!.inline ? chosen[0]!.inline : null;
-      const released = r.putObject({
-        bucket,
-        key,
-        size,
-        etag,
-        last_modified: Date.now(),
-        storage_class: upload.parsed.storageClass,
-        checksum_algorithm: checksum?.algorithm ?? null,
-        checksum_type: checksum?.type ?? null,
-        checksum: checksum?.value ?? null,
-        parts_count: chosen.length,
-        meta: JSON.stringify(upload.parsed.object),
-        blob_ids: inlineOnly ? null : JSON.stringify(segments),
-        inline: inlineOnly,
-      });
-      // Parts left out of the object go; the chosen parts' blobs now belong to it.
-      const used = new Set(chosen.map((p) => p.part_number));
-      for (const p of now.values()) if (!used.has(p.part_number) && p.blob_ids) released.push(...blobIds(p.blob_ids));
-      r.deletePartRows(uploadId);
-      ctx.rt.blobs.release(released);
+  commitBlobs(ctx, [...spilled.values()], () => {
+    requireBucket(ctx, bucket);
+    if (!r.getUpload(uploadId)) throw s3Errors.noSuchUpload(uploadId);
+    // Parts may have been re-uploaded while we prepared: decide on what the rows hold now.
+    const now = new Map(r.parts(uploadId).map((p) => [p.part_number, p]));
+    for (const p of chosen) {
+      if (now.get(p.part_number)?.etag !== p.etag) throw s3Errors.invalidPart(uploadId, p.part_number, p.etag);
+    }
+    checkConditions();
+    const segments: { id: string; size: number }[] = [];
+    for (const p of chosen) {
+      const spill = spilled.get(p.part_number);
+      if (spill) segments.push({ id: spill.id, size: spill.size });
+      else if (p.blob_ids) segments.push(...(JSON.parse(p.blob_ids) as { id: string; size: number }[]));
+    }
+    const inlineOnly = chosen.length === 1 && chosen[0]!.inline ? chosen[0]!.inline : null;
+    const released = r.putObject({
+      bucket,
+      key,
+      size,
+      etag,
+      last_modified: Date.now(),
+      storage_class: upload.parsed.storageClass,
+      checksum_algorithm: checksum?.algorithm ?? null,
+      checksum_type: checksum?.type ?? null,
+      checksum: checksum?.value ?? null,
+      parts_count: chosen.length,
+      meta: JSON.stringify(upload.parsed.object),
+      blob_ids: inlineOnly ? null : JSON.stringify(segments),
+      inline: inlineOnly,
     });
-  } catch (err) {
-    for (const b of spilled.values()) ctx.rt.blobs.discard(b);
-    throw err;
-  }
-  ctx.rt.blobs.sweep();
+    // Parts left out of the object go; the chosen parts' blobs now belong to it.
+    const used = new Set(chosen.map((p) => p.part_number));
+    for (const p of now.values()) if (!used.has(p.part_number) && p.blob_ids) released.push(...blobIds(p.blob_ids));
+    r.deletePartRows(uploadId);
+    return released;
+  });
   const out: S3.CompleteMultipartUploadOutput = {
     Location: `${ctx.rt.endpoint ?? ''}/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`,
     Bucket: bucket,

@@ -22,7 +22,7 @@ import {
   type WriteSnapshot,
 } from './conditions.js';
 import { s3Errors } from './errors.js';
-import { ingest, segmentsOf } from './ingest.js';
+import { commitBlobs, ingest, segmentsOf } from './ingest.js';
 import { ARCHIVED, encryptionHeaders, metaFromInput, objectHeaders, storageClassOf, type ObjectMeta } from './object-meta.js';
 
 export type PutObjectInput = Omit<S3.PutObjectRequest, 'Body'> & {
@@ -58,33 +58,25 @@ export async function putObject(ctx: Ctx, input: PutObjectInput): Promise<S3.Put
     expectedLength: input.DecodedContentLength,
   });
   const { written } = body;
-  try {
-    ctx.rt.meta.tx(() => {
-      requireBucket(ctx, bucket);
-      if (snapshot) checkWriteConditions(input, key, r.headObject(bucket, key), snapshot);
-      if (written.blob) ctx.rt.blobs.adopt([written.blob.id]);
-      const released = r.putObject({
-        bucket,
-        key,
-        size: written.size,
-        etag: body.etag,
-        last_modified: Date.now(),
-        storage_class: storageClass,
-        checksum_algorithm: body.checksum?.algorithm ?? null,
-        checksum_type: body.checksum ? 'FULL_OBJECT' : null,
-        checksum: body.checksum?.value ?? null,
-        parts_count: null,
-        meta: JSON.stringify(meta),
-        blob_ids: segmentsOf(written),
-        inline: written.inline ?? null,
-      });
-      ctx.rt.blobs.release(released);
+  commitBlobs(ctx, written.blob ? [written.blob] : [], () => {
+    requireBucket(ctx, bucket);
+    if (snapshot) checkWriteConditions(input, key, r.headObject(bucket, key), snapshot);
+    return r.putObject({
+      bucket,
+      key,
+      size: written.size,
+      etag: body.etag,
+      last_modified: Date.now(),
+      storage_class: storageClass,
+      checksum_algorithm: body.checksum?.algorithm ?? null,
+      checksum_type: body.checksum ? 'FULL_OBJECT' : null,
+      checksum: body.checksum?.value ?? null,
+      parts_count: null,
+      meta: JSON.stringify(meta),
+      blob_ids: segmentsOf(written),
+      inline: written.inline ?? null,
     });
-  } catch (err) {
-    if (written.blob) ctx.rt.blobs.discard(written.blob);
-    throw err;
-  }
-  ctx.rt.blobs.sweep();
+  });
   const out: S3.PutObjectOutput = { ETag: body.etag, ...encryptionHeaders(meta) };
   if (body.checksum) {
     out[memberOf(body.checksum.algorithm)] = body.checksum.value;
