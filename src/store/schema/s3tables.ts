@@ -1,8 +1,9 @@
 /**
  * S3 Tables' tables: table buckets keyed by (account, region, name), namespaces by (account,
- * region, bucket, name), tables clustered by (account, region, bucket, namespace, name) with
- * indexes on their immutable id and on (…, name) for name-prefix listings across a whole bucket,
- * table configurations by table id, and the warehouse buckets waiting to be purged (deleted
+ * region, bucket, name), tables clustered by their listing key (account, region, bucket,
+ * namespace, name) so a page of ListTables is one contiguous range read, with indexes on their
+ * immutable id and on (…, name) for name-prefix listings across a whole bucket, table
+ * configurations (policies up to 20 KB) by table id in a table of their own, and the warehouse buckets waiting to be purged (deleted
  * tables, interrupted creations) so a restart resumes their removal. Configurations are JSON.
  */
 import type { Migration } from '../database.js';
@@ -44,48 +45,6 @@ export const s3tablesMigrations: Migration[] = [
       ) WITHOUT ROWID;
 
       CREATE TABLE s3t_tables (
-        id TEXT PRIMARY KEY,
-        account TEXT NOT NULL,
-        region TEXT NOT NULL,
-        bucket TEXT NOT NULL,
-        namespace TEXT NOT NULL,
-        name TEXT NOT NULL,
-        bucket_id TEXT NOT NULL,
-        namespace_id TEXT NOT NULL,
-        owner TEXT NOT NULL,
-        type TEXT NOT NULL,
-        format TEXT NOT NULL,
-        warehouse TEXT NOT NULL,
-        version_token TEXT NOT NULL,
-        metadata_location TEXT,
-        created_at INTEGER NOT NULL,
-        created_by TEXT NOT NULL,
-        modified_at INTEGER NOT NULL,
-        modified_by TEXT NOT NULL,
-        encryption TEXT NOT NULL,
-        storage_class TEXT NOT NULL,
-        maintenance TEXT NOT NULL,
-        policy TEXT,
-        replication TEXT,
-        replication_token TEXT,
-        record_expiration TEXT,
-        tags TEXT NOT NULL DEFAULT '{}'
-      );
-      CREATE UNIQUE INDEX s3t_tables_by_namespace ON s3t_tables (account, region, bucket, namespace, name);
-      CREATE INDEX s3t_tables_by_name ON s3t_tables (account, region, bucket, name, namespace);
-
-      CREATE TABLE s3t_purges (
-        bucket TEXT PRIMARY KEY,
-        queued_at INTEGER NOT NULL
-      ) WITHOUT ROWID;
-    `,
-  },
-  {
-    // Tables clustered by their listing key, so a page of ListTables is one contiguous range read;
-    // their configuration documents (policies up to 20 KB) move to a table of their own.
-    id: 's3tables-002',
-    sql: `
-      CREATE TABLE s3t_tables_new (
         account TEXT NOT NULL,
         region TEXT NOT NULL,
         bucket TEXT NOT NULL,
@@ -117,17 +76,13 @@ export const s3tablesMigrations: Migration[] = [
         record_expiration TEXT,
         tags TEXT NOT NULL DEFAULT '{}'
       ) WITHOUT ROWID;
-      INSERT INTO s3t_tables_new
-        SELECT account, region, bucket, namespace, name, id, bucket_id, namespace_id, type, created_at, modified_at, owner,
-               format, warehouse, version_token, metadata_location, created_by, modified_by
-        FROM s3t_tables;
-      INSERT INTO s3t_table_configs
-        SELECT id, encryption, storage_class, maintenance, policy, replication, replication_token, record_expiration, tags
-        FROM s3t_tables;
-      DROP TABLE s3t_tables;
-      ALTER TABLE s3t_tables_new RENAME TO s3t_tables;
       CREATE UNIQUE INDEX s3t_tables_by_id ON s3t_tables (id);
       CREATE INDEX s3t_tables_by_name ON s3t_tables (account, region, bucket, name);
+
+      CREATE TABLE s3t_purges (
+        bucket TEXT PRIMARY KEY,
+        queued_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
     `,
   },
 ];
