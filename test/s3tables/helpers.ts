@@ -3,7 +3,7 @@
  * assertion that a call fails with a given error name and HTTP status, and small fixtures
  * (bucket + namespace + table) built through the real API.
  */
-import { S3Client } from '@aws-sdk/client-s3';
+import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   CreateNamespaceCommand,
   CreateTableBucketCommand,
@@ -69,4 +69,25 @@ export async function makeTable(
     new CreateTableCommand({ format: 'ICEBERG', ...extra, tableBucketARN: bucketArn, namespace, name }),
   );
   return { bucketArn, namespace, name, tableArn: out.tableARN!, versionToken: out.versionToken! };
+}
+
+/** Whether an S3 bucket (a warehouse) exists, by HeadBucket. */
+export async function bucketExists(s3: S3Client, name: string): Promise<boolean> {
+  try {
+    await s3.send(new HeadBucketCommand({ Bucket: name }));
+    return true;
+  } catch (err) {
+    if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+    throw err;
+  }
+}
+
+/** Polls `check` until it holds or `ms` pass (background purges finish after the call). */
+export async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
 }

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { GetObjectCommand, HeadBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import {
   CreateTableBucketCommand,
   DeleteTableCommand,
@@ -42,7 +42,7 @@ import { internalCtx } from '../../src/server/runtime.js';
 import { putObject } from '../../src/services/s3/provider.js';
 import { createNamespace, createTable, createTableBucket, getTable } from '../../src/services/s3tables/provider.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
-import { clients, makeNamespace, makeTable } from './helpers.js';
+import { bucketExists, clients, eventually, makeNamespace, makeTable } from './helpers.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'overcast.js');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -54,24 +54,7 @@ const POLICY = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Al
 const ROLE = 'arn:aws:iam::000000000000:role/replication';
 const DEST = 'arn:aws:s3tables:us-west-2:000000000000:bucket/replica';
 
-async function bucketExists(s3: S3Client, name: string): Promise<boolean> {
-  try {
-    await s3.send(new HeadBucketCommand({ Bucket: name }));
-    return true;
-  } catch (err) {
-    if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
-    throw err;
-  }
-}
 
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
 
 /** Runs the built `overcast start` on `dataDir`; resolves with its endpoint once ready. */
 function startChild(dataDir: string): Promise<{ child: ChildProcess; endpoint: string }> {
@@ -176,7 +159,7 @@ describe('persistence of S3 Tables', () => {
 
     // Deleting after the restart still purges the warehouse, and nothing comes back on the next start.
     await s3t.send(new DeleteTableCommand(renamed));
-    expect(await until(async () => !(await bucketExists(s3, warehouse)))).toBe(true);
+    expect(await eventually(async () => !(await bucketExists(s3, warehouse)))).toBe(true);
     await t.stop();
     t = await startTestServer({ dataDir: dir.path });
     expect(await bucketExists(clients(t).s3, warehouse)).toBe(false);
@@ -219,7 +202,7 @@ describe('persistence of S3 Tables', () => {
     const t = await startTestServer({ dataDir: dir.path });
     cleanups.push(() => t.stop());
     const s3again = clients(t).s3;
-    expect(await until(async () => !(await bucketExists(s3again, warehouse)))).toBe(true);
+    expect(await eventually(async () => !(await bucketExists(s3again, warehouse)))).toBe(true);
     await t.stop();
     const check = new Database(join(dir.path, 'overcast.db'), { readonly: true });
     expect(check.prepare('SELECT count(*) AS n FROM s3t_purges').get()).toEqual({ n: 0 });

@@ -5,7 +5,7 @@
  * GetTableMetadataLocation and the UpdateTableMetadataLocation compare-and-swap, including 32
  * concurrent committers racing on one token.
  */
-import { HeadBucketCommand, ListBucketsCommand, PutObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { ListBucketsCommand, PutObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import {
   CreateNamespaceCommand,
   CreateTableCommand,
@@ -25,7 +25,7 @@ import {
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, warehouseBuckets, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeBucket, makeNamespace, makeTable } from './helpers.js';
+import { bucketExists, clients, eventually, expectError, makeBucket, makeNamespace, makeTable } from './helpers.js';
 
 let t: TestServer;
 let s3t: S3TablesClient;
@@ -42,24 +42,7 @@ function bucketOf(location: string): string {
   return location.replace(/^s3:\/\//, '').split('/')[0]!;
 }
 
-async function warehouseExists(name: string): Promise<boolean> {
-  try {
-    await s3.send(new HeadBucketCommand({ Bucket: name }));
-    return true;
-  } catch (err) {
-    if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
-    throw err;
-  }
-}
 
-async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
 
 describe('CreateTable', () => {
   it('creates a table with its own warehouse bucket in S3, named like AWS, and no metadata yet', async () => {
@@ -75,7 +58,7 @@ describe('CreateTable', () => {
     expect(warehouse).toHaveLength(63);
     expect(warehouse.startsWith(tableId.slice(0, 19))).toBe(true);
     expect(warehouse).toMatch(/^[0-9a-f-]{19}[a-z0-9]{29}use1b--table-s3$/);
-    expect(await warehouseExists(warehouse)).toBe(true);
+    expect(await bucketExists(s3, warehouse)).toBe(true);
     expect(got).toMatchObject({ name: tb.name, namespace: [tb.namespace], type: 'customer', format: 'ICEBERG', versionToken: tb.versionToken });
     expect(got).toMatchObject({ createdBy: '000000000000', modifiedBy: '000000000000', ownerAccountId: '000000000000' });
     expect(got.namespaceId).toBeTruthy();
@@ -311,12 +294,12 @@ describe('DeleteTable', () => {
     const err = await expectError(s3t.send(new DeleteTableCommand({ ...key, versionToken: 'aaaaaaaaaaaaaaaaaaaa' })), 'ConflictException', 409);
     expect(err.message).toBe('Provided version token does not match the table version token.');
     expect((await s3t.send(new GetTableCommand({ tableArn: tb.tableArn }))).name).toBe(tb.name);
-    expect(await warehouseExists(warehouse)).toBe(true);
+    expect(await bucketExists(s3, warehouse)).toBe(true);
 
     const out = await s3t.send(new DeleteTableCommand({ ...key, versionToken: tb.versionToken }));
     expect(out.$metadata.httpStatusCode).toBe(204);
     await expectError(s3t.send(new GetTableCommand({ tableArn: tb.tableArn })), 'NotFoundException', 404);
-    expect(await eventually(async () => !(await warehouseExists(warehouse)), 2000)).toBe(true);
+    expect(await eventually(async () => !(await bucketExists(s3, warehouse)), 2000)).toBe(true);
     await expectError(s3t.send(new DeleteTableCommand(key)), 'NotFoundException', 404);
   });
 
