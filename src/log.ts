@@ -1,39 +1,206 @@
 /**
- * A small leveled logger writing one human-readable line per event to stderr (or a sink given by
- * the embedding test), so the CLI output stays readable without a log formatter.
+ * Overcast's log, on pino (the logger fastify ships): one line per answered request (service,
+ * operation, status, error code, milliseconds, request id) at `info`, events (start, reset, stack
+ * operations, background jobs) at `info`, problems at `warn`/`error`. Two formats: `json`, pino's
+ * own lines for machines, and `text`, the same records rendered as compact columns — coloured
+ * only on a terminal (and never under NO_COLOR). `overcast start` writes to stdout, asynchronously
+ * (pino's SonicBoom); an in-process server writes to stderr, synchronously. Callers keep the small
+ * `Logger` interface (`rt.log.info(message, extra)`), so no module but this one knows pino.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export type LogFormat = 'text' | 'json';
+
+const ORDER: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 50, silent: Infinity };
+export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
+
+export function isLogLevel(value: string): value is LogLevel {
+  return Object.hasOwn(ORDER, value);
+}
+
+export function isLogFormat(value: string): value is LogFormat {
+  return (LOG_FORMATS as readonly string[]).includes(value);
+}
+
+/** One answered request, as the request log records it. */
+export interface RequestRecord {
+  service: string;
+  operation: string;
+  status: number;
+  /** The error code of an error answer. */
+  code?: string;
+  /** The error message (logged at `debug` only). */
+  message?: string;
+  ms: number;
+  requestId: string;
+}
 
 export interface Logger {
-  level: LogLevel;
+  readonly level: LogLevel;
+  enabled(level: LogLevel): boolean;
   debug(msg: string, extra?: unknown): void;
   info(msg: string, extra?: unknown): void;
   warn(msg: string, extra?: unknown): void;
   error(msg: string, extra?: unknown): void;
-  enabled(level: LogLevel): boolean;
+  /** The request log's line for one answered request (at `info`). */
+  request(r: RequestRecord): void;
+  /** A notable event at `info`: `event` names its kind (`start`, `reset`, `stack`, `job`, …). */
+  event(event: string, msg: string, fields?: Record<string, unknown>): void;
+  /** Writes out what is buffered (before the process exits). */
+  flush(): void;
 }
 
-export function isLogLevel(value: string): value is LogLevel {
-  return value in ORDER;
+/** The logger `overcast start` uses: also prints plain lines (its greeting) in order with the log. */
+export interface ConsoleLogger extends Logger {
+  line(text: string): void;
 }
 
-export function createLogger(level: LogLevel, sink: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Logger {
-  const logger: Logger = {
-    level,
-    enabled: (l) => ORDER[l] >= ORDER[logger.level] && logger.level !== 'silent',
-    debug: (m, e) => emit('debug', m, e),
-    info: (m, e) => emit('info', m, e),
-    warn: (m, e) => emit('warn', m, e),
-    error: (m, e) => emit('error', m, e),
-  };
-  function emit(l: LogLevel, msg: string, extra?: unknown): void {
-    if (!logger.enabled(l)) return;
-    let line = `${new Date().toISOString()} ${l.toUpperCase().padEnd(5)} ${msg}`;
-    if (extra instanceof Error) line += `\n${extra.stack ?? extra.message}`;
-    else if (extra !== undefined) line += ` ${typeof extra === 'string' ? extra : JSON.stringify(extra)}`;
-    sink(line);
+export interface LoggerOptions {
+  format?: LogFormat;
+  /** A file descriptor (1 stdout, 2 stderr; default 2) or a stream that takes whole lines. */
+  destination?: number | { write(line: string): unknown };
+  /** Buffer and write asynchronously (for a server's stdout); default false. */
+  async?: boolean;
+  /** Colour the text format; default: when the destination is a terminal and NO_COLOR is unset. */
+  color?: boolean;
+}
+
+/** Extra arguments of the Logger methods as pino's merge object. */
+function fieldsOf(extra: unknown): Record<string, unknown> | undefined {
+  if (extra === undefined) return undefined;
+  if (extra instanceof Error) return { err: extra };
+  if (extra !== null && typeof extra === 'object' && !Array.isArray(extra)) return extra as Record<string, unknown>;
+  return { detail: extra };
+}
+
+export function createLogger(level: LogLevel, options: LoggerOptions = {}): ConsoleLogger {
+  const format = options.format ?? 'text';
+  const target = options.destination ?? 2;
+  let sink: DestinationStream & { flushSync?: () => void };
+  if (typeof target === 'number') {
+    const boom = pino.destination({ dest: target, sync: options.async !== true });
+    // A closed stdout (`overcast start | head`) must not crash the server.
+    boom.on('error', () => {});
+    sink = boom;
+  } else {
+    sink = target as DestinationStream;
   }
-  return logger;
+  let stream: DestinationStream = sink;
+  if (format === 'text') {
+    const color = options.color ?? (typeof target === 'number' && isTerminal(target) && !process.env.NO_COLOR);
+    stream = { write: (line: string) => void sink.write(renderText(line, color)) };
+  }
+  const log: Pino = pino(
+    {
+      level: level === 'silent' ? 'silent' : level,
+      base: undefined,
+      timestamp: format === 'json' ? pino.stdTimeFunctions.isoTime : pino.stdTimeFunctions.epochTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    stream,
+  );
+  const enabled = (l: LogLevel) => ORDER[l] >= ORDER[level];
+  const at = (l: 'debug' | 'info' | 'warn' | 'error') => (msg: string, extra?: unknown) => {
+    if (!enabled(l)) return;
+    const fields = fieldsOf(extra);
+    if (fields) log[l](fields, msg);
+    else log[l](msg);
+  };
+  return {
+    level,
+    enabled,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    request(r) {
+      if (!enabled('info')) return;
+      const ms = Math.round(r.ms * 100) / 100;
+      const record = { service: r.service, operation: r.operation, status: r.status, ms, requestId: r.requestId } as Record<string, unknown>;
+      if (r.code) record.code = r.code;
+      if (r.message && enabled('debug')) record.message = r.message;
+      log.info(record, r.code ? `${r.service} ${r.operation} ${r.status} ${r.code}` : `${r.service} ${r.operation} ${r.status}`);
+    },
+    event(event, msg, fields) {
+      if (enabled('info')) log.info({ event, ...fields }, msg);
+    },
+    line(text) {
+      sink.write(`${text}\n`);
+    },
+    flush() {
+      try {
+        sink.flushSync?.();
+      } catch {
+        // nothing buffered, or the destination is gone (a closed pipe)
+      }
+    },
+  };
+}
+
+function isTerminal(fd: number): boolean {
+  return (fd === 1 ? process.stdout.isTTY : fd === 2 ? process.stderr.isTTY : false) === true;
+}
+
+// ---- the text format
+
+const LEVEL_TAG: Record<string, [string, number]> = {
+  debug: ['DEBUG', 90],
+  warn: ['WARN ', 33],
+  error: ['ERROR', 31],
+  fatal: ['FATAL', 31],
+};
+
+function paint(on: boolean, code: number, text: string): string {
+  return on ? `\u001b[${code}m${text}\u001b[39m` : text;
+}
+
+function clock(epochMs: number): string {
+  const d = new Date(epochMs);
+  const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+  const ms = d.getMilliseconds();
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}`;
+}
+
+function milliseconds(ms: number): string {
+  return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+}
+
+const SHOWN = new Set(['level', 'time', 'msg', 'event', 'err', 'ms']);
+
+/**
+ * One pino JSON line as a text line: `12:00:01.234 s3tables  GetTable  404  0.4 ms  NotFoundException  <request id>`
+ * for a request, `12:00:01.240 <message>  12 ms` for an event, the level before anything but info.
+ */
+export function renderText(line: string, color: boolean): string {
+  let r: Record<string, unknown>;
+  try {
+    r = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const level = String(r.level);
+  const tag = LEVEL_TAG[level];
+  let out = paint(color, 2, clock(Number(r.time))) + ' ';
+  if (tag) out += `${paint(color, tag[1], tag[0])} `;
+  if (typeof r.requestId === 'string' && typeof r.status === 'number') {
+    const status = r.status;
+    const statusColor = status >= 500 ? 31 : status >= 400 ? 33 : 32;
+    out += `${String(r.service).padEnd(14)} ${String(r.operation).padEnd(30)} ${paint(color, statusColor, String(status))} `;
+    out += `${milliseconds(Number(r.ms)).padStart(9)}  `;
+    if (r.code) out += `${paint(color, statusColor, String(r.code))}  `;
+    out += paint(color, 2, r.requestId);
+    if (r.message) out += `  ${String(r.message)}`;
+    return `${out}\n`;
+  }
+  out += String(r.msg ?? '');
+  if (typeof r.ms === 'number') out += `  ${milliseconds(r.ms)}`;
+  // An event's message says it all; its fields are for the JSON format.
+  if (r.event === undefined) for (const [k, v] of Object.entries(r)) {
+    if (SHOWN.has(k)) continue;
+    out += ` ${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`;
+  }
+  const err = r.err as { stack?: string; message?: string } | undefined;
+  if (err) out += `\n    ${(err.stack ?? err.message ?? '').split('\n').join('\n    ')}`;
+  return `${out}\n`;
 }

@@ -106,7 +106,7 @@ export async function installProject(dir: string, spec: ProjectSpec): Promise<Ru
 
   const dependencies = Object.fromEntries(spec.dependencies.map((n) => [n, range(n)]));
   const devDependencies = { ...Object.fromEntries(spec.devDependencies.map((n) => [n, range(n)])), overcast: `file:${tarballName}` };
-  const manifest = { ...spec.manifest, dependencies, devDependencies };
+  const manifest = { name: 'project', version: '0.1.0', ...spec.manifest, dependencies, devDependencies };
 
   const packages = { ...lock.packages };
   packages['node_modules/overcast'] = {
