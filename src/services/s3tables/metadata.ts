@@ -6,9 +6,8 @@
  * a 400 BadRequestException "Invalid Iceberg metadata: …" before anything is written.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import { newTableMetadata, planNewTable, type NewTablePlan } from '../../iceberg/new-table.js';
+import { planNewTable, type NewTablePlan } from '../../iceberg/new-table.js';
 import { InvalidMetadataError } from '../../iceberg/schema.js';
-import { stringifyIcebergJson } from '../../iceberg/json.js';
 import { s3tErrors } from './errors.js';
 
 export type MetadataPlan = NewTablePlan;
@@ -83,9 +82,4 @@ export function planTableMetadata(iceberg: S3T.IcebergMetadata): MetadataPlan {
     if (err instanceof InvalidMetadataError) throw invalid(err.message);
     throw err;
   }
-}
-
-/** The metadata.json text for a plan, a table location and a creation time (epoch ms). */
-export function renderTableMetadata(plan: MetadataPlan, location: string, nowMs: number): string {
-  return stringifyIcebergJson(newTableMetadata(plan, location, nowMs));
 }
