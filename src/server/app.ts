@@ -131,7 +131,7 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   app.setErrorHandler(async (error, request, reply) => {
     rt.log.error('unhandled error', error);
     const service = scopeFromAuthorization(request.headers.authorization)?.service ?? 's3';
-    return send(reply, await earlyError(service, 'internal'));
+    return send(reply, await earlyError(service, 'internal', request.url));
   });
   return app;
 }

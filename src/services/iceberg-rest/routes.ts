@@ -107,7 +107,8 @@ async function parse(req: WireRequest): Promise<ParsedRequest> {
   const query: Record<string, string> = {};
   for (const [k, v] of req.query) query[k] ??= v;
   let body: unknown;
-  if (req.method === 'POST') {
+  // An operation the catalog does not serve answers UnknownOperation whatever its body holds.
+  if (req.method === 'POST' && operation in provider) {
     const bytes = await readBody(req, BODY_LIMIT, () => iceErrors.badRequest(`The request body exceeds ${BODY_LIMIT} bytes.`));
     if (bytes.length > 0) {
       try {
