@@ -14,10 +14,11 @@ import { parseRequirement, parseUpdate, type TableRequirement, type TableUpdate 
 import type { Runtime } from '../../server/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
-import { repo, requireTable } from '../s3tables/common.js';
+import { bucketNameOf, repo, requireTable } from '../s3tables/common.js';
 import { s3tErrors } from '../s3tables/errors.js';
 import { commitTableMetadata, currentMetadata, movePointer, nextMetadataLocation, splitLocation, writeTableMetadata } from '../s3tables/table-metadata.js';
 import { deleteObject } from '../s3/provider.js';
+import { checkCreateTable, createStagedTable } from '../s3tables/tables.js';
 import { iceErrors, translate } from './errors.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -103,6 +104,10 @@ export async function commitTable(
   const subject = { namespace: ident.namespace, table: ident.table };
   const name = `${ident.namespace}.${ident.table}`;
   try {
+    if (w.ctx.rt.config.icebergPermissive && request.requirements.some((r) => r.type === 'assert-create')) {
+      const existing = repo(w.ctx).getTableByName(w.ctx.account, w.ctx.region, bucketNameOf(w.ctx, w.arn), ident.namespace, ident.table);
+      if (!existing) return await createFromStaged(w, ident, request);
+    }
     const found = requireTable(w.ctx, { tableBucketARN: w.arn, namespace: ident.namespace, name: ident.table });
     return await serialized(w.ctx.rt, found.id, async () => {
       for (let attempt = 1; ; attempt++) {
@@ -157,4 +162,16 @@ export async function commitTransactionChanges(w: Warehouse, changes: { ident: T
     }
     throw translate(err, {});
   }
+}
+
+/** The `assert-create` commit of a staged create (permissive mode): the table made from its updates. */
+async function createFromStaged(w: Warehouse, ident: TableIdent, request: CommitRequest): Promise<{ location: string; metadata: TableMetadata }> {
+  const input = { tableBucketARN: w.arn, namespace: ident.namespace, name: ident.table, format: 'ICEBERG' as const };
+  checkCreateTable(input);
+  const builder = new MetadataBuilder(emptyMetadata('', Date.now()), Date.now());
+  for (const u of request.updates) builder.apply(u);
+  const metadata = builder.build();
+  if (!metadata || metadata.schemas.length === 0) throw iceErrors.badRequest('A create commit must add a schema.');
+  const row = await createStagedTable(w.ctx, input, metadata);
+  return { location: row.metadata_location!, metadata };
 }

@@ -33,7 +33,7 @@ import { newTableMetadata } from '../../iceberg/new-table.js';
 import type { TableMetadata } from '../../iceberg/types.js';
 import { planTableMetadata, type MetadataPlan } from './metadata.js';
 import { movePointer, writeTableMetadata } from './table-metadata.js';
-import { newId, newVersionToken, tableArn, validTableName, warehouseBucketName, warehouseBucketOf } from './naming.js';
+import { newId, newVersionToken, tableArn, validTableName, WAREHOUSE_SUFFIX, warehouseBucketName, warehouseBucketOf } from './naming.js';
 import { createWarehouseBucket, schedulePurge } from './warehouse.js';
 
 const METADATA_SUFFIXES = ['.metadata.json', '.metadata.json.gz'];
@@ -148,6 +148,47 @@ export async function createTableWithPlan(
     schedulePurge(ctx, warehouse);
     throw err;
   }
+}
+
+/** How long a staged table's warehouse waits for the commit that creates the table. */
+const STAGED_WAREHOUSE_MS = 60 * 60 * 1000;
+
+/**
+ * A staged create (the Iceberg REST catalog's `stage-create`, permissive mode): the metadata of a
+ * table that does not exist yet, located in a warehouse made now and recorded as an orphan, which
+ * `createStagedTable` adopts; unadopted, it is purged after an hour (or at the next start).
+ */
+export function stageTable(ctx: Ctx, input: S3T.CreateTableRequest, plan: MetadataPlan): TableMetadata {
+  const warehouse = warehouseBucketName(newId(), ctx.region);
+  const at = now();
+  const r = repo(ctx);
+  ctx.rt.meta.tx(() => {
+    newTableRow(ctx, input, { id: newId(), warehouse, at, metadataLocation: null }); // 404 / 409 now, as a create would
+    createWarehouseBucket(ctx, warehouse);
+    r.queuePurge(warehouse, at);
+  });
+  setTimeout(() => {
+    if (ctx.rt.meta.db.open && r.isPurgeQueued(warehouse)) schedulePurge(ctx, warehouse);
+  }, STAGED_WAREHOUSE_MS).unref();
+  return newTableMetadata(plan, `s3://${warehouse}`, at);
+}
+
+/** Creates a table whose first metadata was staged (its location is a staged warehouse). */
+export async function createStagedTable(ctx: Ctx, input: S3T.CreateTableRequest, metadata: TableMetadata): Promise<NewTableRow> {
+  const warehouse = warehouseBucketOf(metadata.location);
+  const r = repo(ctx);
+  if (!metadata.location.startsWith('s3://') || !warehouse.endsWith(WAREHOUSE_SUFFIX) || !r.isPurgeQueued(warehouse)) {
+    throw s3tErrors.badRequest(`The location ${metadata.location} is not the warehouse of a staged table.`);
+  }
+  const metadataLocation = `${metadata.location}/metadata/00000-${randomUUID()}.metadata.json`;
+  await writeTableMetadata(ctx, metadataLocation, metadata);
+  return ctx.rt.meta.tx(() => {
+    if (!r.isPurgeQueued(warehouse)) throw s3tErrors.badRequest(`The location ${metadata.location} is not the warehouse of a staged table.`);
+    const row = newTableRow(ctx, input, { id: newId(), warehouse, at: now(), metadataLocation });
+    r.insertTable(row);
+    r.unqueuePurge(warehouse);
+    return row;
+  });
 }
 
 function tableSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
