@@ -5,7 +5,8 @@
  * `Conversions.fromByteBuffer`, reading a long (or a long-based type) from 4 bytes and a double
  * from 4 bytes accepts values written before a type promotion.
  */
-import { primitive, type Primitive } from './schema.js';
+import type { IcebergType } from './types.js';
+import { isList, isMap, isStruct, primitive, type Primitive } from './schema.js';
 import { dateOfDays, daysOf, decimalString, fromBigEndian, minBigEndian, unscaled, uuidBytes, uuidString } from './values.js';
 
 const utf8 = new TextEncoder();
@@ -92,5 +93,55 @@ export function fromBytes(type: string | Primitive, bytes: Uint8Array): unknown 
       return decimalString(fromBigEndian(bytes), p.scale!);
     default:
       throw new Error(`no single-value serialization for ${p.kind}`);
+  }
+}
+
+/**
+ * A value in Iceberg's JSON single-value serialization (Appendix D; `initial-default` and
+ * `write-default` use it) in the value convention.
+ */
+export function fromJsonValue(type: IcebergType, json: unknown): unknown {
+  if (json === null || json === undefined) return null;
+  if (isStruct(type)) {
+    const o = json as Record<string, unknown>;
+    return Object.fromEntries(type.fields.map((f) => [f.name, fromJsonValue(f.type, o[String(f.id)])]));
+  }
+  if (isList(type)) return (json as unknown[]).map((e) => fromJsonValue(type.element, e));
+  if (isMap(type)) {
+    const { keys, values } = json as { keys: unknown[]; values: unknown[] };
+    return new Map(keys.map((k, i) => [fromJsonValue(type.key, k), fromJsonValue(type.value, values[i])]));
+  }
+  const p = primitive(type as string);
+  const text = String(json);
+  switch (p.kind) {
+    case 'long':
+      return BigInt(json as number);
+    case 'decimal':
+      return decimalString(unscaled(text, p.scale!), p.scale!);
+    case 'date':
+      return new Date(`${text}T00:00:00Z`);
+    case 'time': {
+      const [h, m, s = '0'] = text.split(':');
+      const [whole, frac = ''] = s.split('.');
+      return (BigInt(Number(h) * 3600 + Number(m) * 60 + Number(whole)) * 1_000_000n) + BigInt(frac.padEnd(6, '0').slice(0, 6));
+    }
+    case 'timestamp':
+    case 'timestamptz':
+    case 'timestamp_ns':
+    case 'timestamptz_ns': {
+      const m = /^(\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?/.exec(text);
+      if (!m) throw new TypeError(`not a timestamp: ${text}`);
+      const seconds = BigInt(Date.parse(`${m[1]}Z`) / 1000);
+      const nanos = BigInt((m[2] ?? '').padEnd(9, '0').slice(0, 9));
+      const total = seconds * 1_000_000_000n + nanos;
+      return p.kind.endsWith('_ns') ? total : total / 1000n;
+    }
+    case 'uuid':
+      return text.toLowerCase();
+    case 'fixed':
+    case 'binary':
+      return Uint8Array.from(Buffer.from(text, 'hex'));
+    default:
+      return json;
   }
 }
