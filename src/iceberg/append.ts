@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataFile, PartitionSpec, Schema, TableMetadata } from './types.js';
 import type { FileIO } from './file-io.js';
 import { writeParquet } from './parquet-writer.js';
-import { defaultSpec, schemaById } from './schema.js';
+import { defaultSpec, schemaById } from './model.js';
 import { commitFiles, dataDir, type CommitOptions, type CommitResult, type NewFile } from './snapshot-producer.js';
 import { partitioner } from './transforms.js';
 import { tupleKey } from './values.js';

@@ -9,7 +9,7 @@
  * avsc reads and writes for those schemas.
  */
 import type { IcebergType, NestedField } from './types.js';
-import { decimalRequiredBytes, isList, isMap, isPrimitive, isStruct, primitive } from './schema.js';
+import { decimalRequiredBytes, isList, isMap, isPrimitive, isStruct, primitive } from './model.js';
 import { dateOfDays, daysOf, decimalString, fixedBigEndian, fromBigEndian, unscaled, uuidBytes, uuidString } from './values.js';
 import type { AvroSchemaJson } from './avro.js';
 

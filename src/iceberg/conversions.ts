@@ -6,7 +6,7 @@
  * from 4 bytes accepts values written before a type promotion.
  */
 import type { IcebergType } from './types.js';
-import { isList, isMap, isStruct, primitive, type Primitive } from './schema.js';
+import { isList, isMap, isStruct, primitive, type Primitive } from './model.js';
 import { dateOfDays, daysOf, decimalString, fromBigEndian, minBigEndian, unscaled, uuidBytes, uuidString } from './values.js';
 
 const utf8 = new TextEncoder();

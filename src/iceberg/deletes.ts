@@ -12,7 +12,7 @@ import type { DataFile, StructType, TableMetadata } from './types.js';
 import type { FileIO } from './file-io.js';
 import { FileNamer, groupByPartition, sortOrderOf, writeDataFiles, type WriteOptions } from './append.js';
 import { writeParquet } from './parquet-writer.js';
-import { defaultSpec, partitionType, refSnapshot, schemaById, specById } from './schema.js';
+import { defaultSpec, partitionType, refSnapshot, schemaById, specById } from './model.js';
 import { liveFiles, POSITION_DELETE_FILE_PATH, POSITION_DELETE_POS, select } from './scan.js';
 import { commitFiles, dataDir, type CommitResult, type NewFile } from './snapshot-producer.js';
 import { partitioner } from './transforms.js';

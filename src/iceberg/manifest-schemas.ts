@@ -9,7 +9,7 @@
 import type { NestedField } from './types.js';
 import { structToAvro } from './avro-schema.js';
 import type { AvroSchemaJson } from './avro.js';
-import type { PartitionTypeField } from './schema.js';
+import type { PartitionTypeField } from './model.js';
 
 const req = (id: number, name: string, type: NestedField['type']): NestedField => ({ id, name, required: true, type });
 const opt = (id: number, name: string, type: NestedField['type']): NestedField => ({ id, name, required: false, type });

@@ -15,7 +15,7 @@ import { toBytes } from './conversions.js';
 import type { FileIO } from './file-io.js';
 import { stringifyIcebergJson } from './json.js';
 import { manifestEntrySchema, manifestListSchema, SNAPSHOT_ID_FIELDS } from './manifest-schemas.js';
-import { partitionType, type PartitionTypeField } from './schema.js';
+import { partitionType, type PartitionTypeField } from './model.js';
 import { compareValues } from './values.js';
 
 export const UNASSIGNED_SEQ = -1;

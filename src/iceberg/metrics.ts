@@ -9,7 +9,7 @@
  */
 import type { SortOrder, StructType } from './types.js';
 import { toBytes } from './conversions.js';
-import { columnNames, isList, isMap, isPrimitive, isStruct, primitive } from './schema.js';
+import { columnNames, isList, isMap, isPrimitive, isStruct, primitive } from './model.js';
 import { compareValues } from './values.js';
 
 export type MetricsMode = { kind: 'none' } | { kind: 'counts' } | { kind: 'full' } | { kind: 'truncate'; length: number };

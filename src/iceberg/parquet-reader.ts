@@ -15,7 +15,7 @@ import type { AsyncBuffer, Compressors, FileMetaData, SchemaElement, SchemaTree 
 import type { IcebergType, StructType } from './types.js';
 import type { FileIO } from './file-io.js';
 import { fromJsonValue } from './conversions.js';
-import { isList, isMap, isStruct, primitive } from './schema.js';
+import { isList, isMap, isStruct, primitive } from './model.js';
 import { dateOfDays, decimalString, fromBigEndian, uuidString } from './values.js';
 
 /** Files up to this size are fetched whole; larger ones by ranges when the FileIO can. */

@@ -10,7 +10,7 @@
 import type { SchemaElement } from 'hyparquet';
 import type { IcebergType, NestedField, StructType } from './types.js';
 import { avroName } from './avro-schema.js';
-import { decimalRequiredBytes, isList, isMap, isStruct, primitive } from './schema.js';
+import { decimalRequiredBytes, isList, isMap, isStruct, primitive } from './model.js';
 
 type Repetition = 'REQUIRED' | 'OPTIONAL' | 'REPEATED';
 

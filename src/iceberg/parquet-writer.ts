@@ -12,7 +12,7 @@ import { avroName } from './avro-schema.js';
 import { stringifyIcebergJson } from './json.js';
 import { FieldStats, fileMetrics, metricsModes, statsFieldIds, type FileMetrics, type MetricsMode } from './metrics.js';
 import { parquetSchemaOf, writtenFields } from './parquet-schema.js';
-import { isList, isMap, isStruct, primitive } from './schema.js';
+import { isList, isMap, isStruct, primitive } from './model.js';
 import { daysOf, unscaled, uuidBytes } from './values.js';
 
 export interface ParquetWriteOptions {
@@ -55,7 +55,8 @@ export function writeParquet(schema: StructType, rows: readonly Record<string, u
     schema: elements as unknown as ConstructorParameters<typeof ParquetWriter>[0]['schema'],
     codec: 'SNAPPY',
     kvMetadata: [{ key: 'iceberg.schema', value: stringifyIcebergJson(schema) }],
-    createdBy: 'overcast',
+    // "<app> version <v>": parquet-mr distrusts binary statistics when it cannot parse created_by.
+    createdBy: 'overcast version 0.1.0',
   });
   pq.write({ columnData, rowGroupSize: options.rowGroupSize ?? 1_000_000 });
   pq.finish();

@@ -12,7 +12,7 @@ import type { FileIO } from './file-io.js';
 import { fromBytes } from './conversions.js';
 import { readManifest, readManifestList } from './manifests.js';
 import { openFile, readParquet } from './parquet-reader.js';
-import { accessor, fieldsById, isStruct, partitionType, refSnapshot, schemaById, snapshotById, specById } from './schema.js';
+import { accessor, fieldsById, isStruct, partitionType, refSnapshot, schemaById, snapshotById, specById } from './model.js';
 import { compareStrings, tupleKey } from './values.js';
 
 export const POSITION_DELETE_FILE_PATH = 2147483546;

@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataFile, ManifestEntry, ManifestFile, PartitionSpec, Snapshot, TableMetadata } from './types.js';
 import type { FileIO } from './file-io.js';
 import { readManifestList, writeManifest, writeManifestList } from './manifests.js';
-import { partitionType, refSnapshot, schemaById, specById } from './schema.js';
+import { partitionType, refSnapshot, schemaById, specById } from './model.js';
 import { tupleKey } from './values.js';
 
 export type Operation = Snapshot['summary']['operation'];

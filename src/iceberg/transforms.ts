@@ -6,7 +6,7 @@
  * per type and `URLEncoder` escaping).
  */
 import type { PartitionSpec, StructType } from './types.js';
-import { accessor, partitionType, primitive, type PartitionTypeField } from './schema.js';
+import { accessor, partitionType, primitive, type PartitionTypeField } from './model.js';
 import { dateOfDays, daysOf, decimalString, minBigEndian, unscaled, uuidBytes } from './values.js';
 
 export interface Transform {

@@ -25,7 +25,7 @@
  * the decimal, uuid and date codecs, Iceberg's value ordering (for bounds) and a canonical key
  * for a value (for partition and equality-delete matching).
  */
-import { primitive, type Primitive } from './schema.js';
+import { primitive, type Primitive } from './model.js';
 
 const DAY_MS = 86_400_000;
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendRows } from '../../src/iceberg/append.js';
 import { rowDelta } from '../../src/iceberg/deletes.js';
 import { liveFiles, readRows } from '../../src/iceberg/scan.js';
-import { refSnapshot } from '../../src/iceberg/schema.js';
+import { refSnapshot } from '../../src/iceberg/model.js';
 import { commitSnapshot, createIcebergTable, redirectS3Fetch, type IcebergTable } from '../helpers/iceberg-table.js';
 import { s3FileIO, type CountingFileIO } from '../helpers/s3-file-io.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
