@@ -29,7 +29,10 @@ export interface LiveFile {
 }
 
 export async function liveFiles(io: FileIO, metadata: TableMetadata, snapshot: Snapshot): Promise<{ data: LiveFile[]; deletes: LiveFile[] }> {
-  const manifests = await readManifestList(io, snapshot['manifest-list']);
+  // A manifest whose entries are all DELETED holds no live file (spec: skipped by its file counts).
+  const manifests = (await readManifestList(io, snapshot['manifest-list'])).filter(
+    (m) => m.added_files_count === null || m.existing_files_count === null || m.added_files_count + m.existing_files_count > 0,
+  );
   const decoded = await Promise.all(manifests.map((m) => readManifest(io, m)));
   const data: LiveFile[] = [];
   const deletes: LiveFile[] = [];

@@ -49,7 +49,7 @@ async function seeded(partitioned: boolean): Promise<{ table: IcebergTable; rows
   });
   const rows = [row(1, 'a'), row(2, 'a'), row(3, 'a'), row(4, 'b'), row(5, 'b')];
   const append = await appendRows(io, table.metadata, rows);
-  table = await commitSnapshot(io, s3t, table, append.snapshot);
+  table = await commitSnapshot(t, table, append.snapshot);
   return { table, rows };
 }
 
@@ -81,7 +81,7 @@ describe('position deletes', () => {
     expect(Buffer.from(del!.lower_bounds!.get(2147483546)!).toString()).toBe(fileA);
     expect(Buffer.from(del!.upper_bounds!.get(2147483545)!).readBigInt64LE()).toBe(2n);
     expect(delta.manifests.map((m) => m.content)).toEqual([1]);
-    table = await commitSnapshot(io, s3t, table, delta.snapshot);
+    table = await commitSnapshot(t, table, delta.snapshot);
 
     expect(ids(await readRows(io, table.metadata))).toEqual([2, 4, 5]);
     expect(ids(await readRows(io, table.metadata, { snapshotId: before }))).toEqual([1, 2, 3, 4, 5]);
@@ -120,7 +120,7 @@ describe('equality deletes', () => {
     });
     expect(delta.deleteFiles[0]).toMatchObject({ content: 2, equality_ids: [1], partition: { category: 'a' }, record_count: 2 });
     expect(delta.manifests.map((m) => m.content)).toEqual([0, 1]);
-    table = await commitSnapshot(io, s3t, table, delta.snapshot);
+    table = await commitSnapshot(t, table, delta.snapshot);
 
     const rows = (await readRows(io, table.metadata)).sort(byId);
     expect(rows).toEqual([{ id: 1n, category: 'a', value: 999 }, row(2, 'a'), row(3, 'a'), row(4, 'b'), row(5, 'b')]);
@@ -130,12 +130,12 @@ describe('equality deletes', () => {
     let { table } = await seeded(false);
     const delta = await rowDelta(io, table.metadata, { equalityDeletes: { equalityIds: [2], rows: [{ category: 'b' }] } });
     expect(delta.snapshot.summary.operation).toBe('delete');
-    table = await commitSnapshot(io, s3t, table, delta.snapshot);
+    table = await commitSnapshot(t, table, delta.snapshot);
     expect(ids(await readRows(io, table.metadata))).toEqual([1, 2, 3]);
     // A later append of category b is newer than the delete: it stays.
     const append = await appendRows(io, table.metadata, [row(6, 'b')]);
     expect(append.snapshot.summary).toMatchObject({ 'total-records': '6', 'total-delete-files': '1', 'total-equality-deletes': '1' });
-    table = await commitSnapshot(io, s3t, table, append.snapshot);
+    table = await commitSnapshot(t, table, append.snapshot);
     io.reset();
     expect(ids(await readRows(io, table.metadata))).toEqual([1, 2, 3, 6]);
     // The delete file is read once although it applies to two data files.

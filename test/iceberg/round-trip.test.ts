@@ -13,7 +13,7 @@ import { appendRows } from '../../src/iceberg/append.js';
 import { applyTransform } from '../../src/iceberg/transforms.js';
 import { readRows } from '../../src/iceberg/scan.js';
 import type { TableMetadata } from '../../src/iceberg/types.js';
-import { commitMetadata, commitSnapshot, createIcebergTable, redirectS3Fetch, withSchema } from '../helpers/iceberg-table.js';
+import { commitSnapshot, createIcebergTable, evolveSchema, redirectS3Fetch } from '../helpers/iceberg-table.js';
 import { s3FileIO, type CountingFileIO } from '../helpers/s3-file-io.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -130,7 +130,7 @@ describe('a partitioned table with nested types', () => {
       expect(Object.keys(f.partition)).toEqual(['category', 'id_bucket', 'ts_day']);
     }
     expect(first.manifestList).toMatch(new RegExp(`^${location}/metadata/snap-${first.snapshot['snapshot-id']}-1-[0-9a-f-]{36}\\.avro$`));
-    table = await commitSnapshot(io, s3t, table, first.snapshot);
+    table = await commitSnapshot(t, table, first.snapshot);
 
     const rowsB = Array.from({ length: 6 }, (_, i) => nestedRow(100 + i));
     const second = await appendRows(io, table.metadata, rowsB);
@@ -139,7 +139,7 @@ describe('a partitioned table with nested types', () => {
     expect(second.snapshot.summary['total-records']).toBe('18');
     expect(second.snapshot.summary['total-data-files']).toBe(String(files + second.dataFiles.length));
     expect(second.allManifests.map((m) => m.manifest_path)).toEqual([...second.manifests, ...first.manifests].map((m) => m.manifest_path));
-    table = await commitSnapshot(io, s3t, table, second.snapshot);
+    table = await commitSnapshot(t, table, second.snapshot);
 
     const all = [...rowsA, ...rowsB];
     expect((await readRows(io, table.metadata)).sort(byId)).toEqual(all);
@@ -227,9 +227,9 @@ describe('an unpartitioned table', () => {
     expect(file.nan_value_counts).toEqual(new Map([[3, 0]]));
     expect([...file.column_sizes!.keys()]).toEqual([1, 2, 3]);
     expect(first.snapshot.summary['changed-partition-count']).toBe('1');
-    table = await commitSnapshot(io, s3t, table, first.snapshot);
+    table = await commitSnapshot(t, table, first.snapshot);
     const second = await appendRows(io, table.metadata, [flatRow(1000)]);
-    table = await commitSnapshot(io, s3t, table, second.snapshot);
+    table = await commitSnapshot(t, table, second.snapshot);
 
     io.reset();
     const got = await readRows(io, table.metadata);
@@ -243,11 +243,15 @@ describe('an unpartitioned table', () => {
     expect(viaIcebird.sort(byId)).toEqual([...rows, flatRow(1000)]);
   });
 
-  it('reads a renamed column by field id, an added column as null or its initial-default, and old snapshots with their schema', async () => {
-    let table = await createIcebergTable(io, s3t, FLAT);
+  it('reads a renamed column by field id, an added column as null or its initial-default, and old snapshots with their schema (v3)', async () => {
+    // Format version 3: initial defaults and row lineage.
+    let table = await createIcebergTable(io, s3t, { ...FLAT, properties: { 'format-version': '3' } });
+    expect(table.metadata['format-version']).toBe(3);
     const first = await appendRows(io, table.metadata, [flatRow(1), flatRow(2)]);
-    table = await commitSnapshot(io, s3t, table, first.snapshot);
-    const evolved = withSchema(table.metadata, {
+    expect([first.snapshot['first-row-id'], first.snapshot['added-rows']]).toEqual([0, 2]);
+    table = await commitSnapshot(t, table, first.snapshot);
+    expect(table.metadata['next-row-id']).toBe(2);
+    table = await evolveSchema(t, table, {
       type: 'struct',
       fields: [
         { id: 1, name: 'id', type: 'long', required: true },
@@ -257,10 +261,11 @@ describe('an unpartitioned table', () => {
         { id: 5, name: 'note', type: 'string', required: false },
       ],
     });
-    table = await commitMetadata(io, s3t, table, evolved);
     const second = await appendRows(io, table.metadata, [{ id: 3n, full_name: 'three', score: 1, level: 1, note: 'n' }]);
     expect(second.snapshot['schema-id']).toBe(1);
-    table = await commitSnapshot(io, s3t, table, second.snapshot);
+    expect([second.snapshot['first-row-id'], second.snapshot['added-rows']]).toEqual([2, 1]);
+    expect(second.allManifests.map((m) => m.first_row_id)).toEqual([2, 0]);
+    table = await commitSnapshot(t, table, second.snapshot);
 
     expect((await readRows(io, table.metadata)).sort(byId)).toEqual([
       { id: 1n, full_name: 'name-1', score: 1.5, level: 7, note: null },
