@@ -16,7 +16,15 @@ import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { bucketNameOf, repo, requireTable } from '../s3tables/common.js';
 import { s3tErrors } from '../s3tables/errors.js';
-import { commitTableMetadata, currentMetadata, movePointer, nextMetadataLocation, splitLocation, writeTableMetadata } from '../s3tables/table-metadata.js';
+import {
+  commitTableMetadata,
+  currentMetadata,
+  movePointer,
+  nextMetadataLocation,
+  readMetadataFile,
+  splitLocation,
+  writeTableMetadata,
+} from '../s3tables/table-metadata.js';
 import { deleteObject } from '../s3/provider.js';
 import { checkCreateTable, createStagedTable } from '../s3tables/tables.js';
 import { iceErrors, translate } from './errors.js';
@@ -100,7 +108,7 @@ export async function commitTable(
   w: Warehouse,
   ident: TableIdent,
   request: CommitRequest,
-): Promise<{ location: string; metadata: TableMetadata }> {
+): Promise<{ location: string; text: string }> {
   const subject = { namespace: ident.namespace, table: ident.table };
   const name = `${ident.namespace}.${ident.table}`;
   try {
@@ -116,10 +124,10 @@ export async function commitTable(
         const base = await currentMetadata(w.ctx, row);
         const next = plan(row, base, request, Date.now());
         if (!base && !next) throw iceErrors.noSuchTable(name);
-        if (!next) return { location: row.metadata_location!, metadata: base! };
+        if (!next) return { location: row.metadata_location!, text: (await readMetadataFile(w.ctx, row.metadata_location!)).text };
         try {
-          const { location } = await commitTableMetadata(w.ctx, row, next);
-          return { location, metadata: next };
+          const { location, text } = await commitTableMetadata(w.ctx, row, next);
+          return { location, text };
         } catch (err) {
           if (!isTokenConflict(err) || attempt >= ATTEMPTS) throw err;
         }
@@ -165,7 +173,7 @@ export async function commitTransactionChanges(w: Warehouse, changes: { ident: T
 }
 
 /** The `assert-create` commit of a staged create (permissive mode): the table made from its updates. */
-async function createFromStaged(w: Warehouse, ident: TableIdent, request: CommitRequest): Promise<{ location: string; metadata: TableMetadata }> {
+async function createFromStaged(w: Warehouse, ident: TableIdent, request: CommitRequest): Promise<{ location: string; text: string }> {
   const input = { tableBucketARN: w.arn, namespace: ident.namespace, name: ident.table, format: 'ICEBERG' as const };
   checkCreateTable(input);
   const builder = new MetadataBuilder(emptyMetadata('', Date.now()), Date.now());
@@ -173,5 +181,5 @@ async function createFromStaged(w: Warehouse, ident: TableIdent, request: Commit
   const metadata = builder.build();
   if (!metadata || metadata.schemas.length === 0) throw iceErrors.badRequest('A create commit must add a schema.');
   const row = await createStagedTable(w.ctx, input, metadata);
-  return { location: row.metadata_location!, metadata };
+  return { location: row.metadata_location!, text: (await readMetadataFile(w.ctx, row.metadata_location!)).text };
 }

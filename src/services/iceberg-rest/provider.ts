@@ -7,12 +7,13 @@
  * reports and multi-table transactions here, and staged creates in create.ts.
  */
 import { createHash } from 'node:crypto';
+import { RawJson } from '../../iceberg/json.js';
 import type { Snapshot, TableMetadata } from '../../iceberg/types.js';
 import type { Ctx } from '../../server/runtime.js';
 import { getTableBucket } from '../s3tables/buckets.js';
 import { requireTable } from '../s3tables/common.js';
 import { createNamespace as s3tCreateNamespace, deleteNamespace, getNamespace, listNamespaces as s3tListNamespaces } from '../s3tables/namespaces.js';
-import { currentMetadata } from '../s3tables/table-metadata.js';
+import { readMetadataFile } from '../s3tables/table-metadata.js';
 import { deleteTable, listTables as s3tListTables, renameTable as s3tRenameTable } from '../s3tables/tables.js';
 import { commitTable, commitTransactionChanges, parseCommitRequest } from './commit.js';
 import { createTableFromRequest } from './create.js';
@@ -178,7 +179,8 @@ export async function createTable(ctx: Ctx, input: RestInput): Promise<RestResul
   const w = scope(ctx, input, 'CreateTable');
   const ns = namespaceOf(input);
   const { metadataLocation, metadata } = await createTableFromRequest(w, ns, input.body);
-  return ok({ 'metadata-location': metadataLocation, metadata, config: storageConfig(w.ctx, input.host) });
+  const answer = metadataLocation ? new RawJson((await readMetadataFile(w.ctx, metadataLocation)).text) : metadata;
+  return ok({ 'metadata-location': metadataLocation, metadata: answer, config: storageConfig(w.ctx, input.host) });
 }
 
 /** Only the snapshots a ref points at (`snapshots=refs`), as the Java server's REFS mode returns. */
@@ -194,9 +196,9 @@ export async function loadTable(ctx: Ctx, input: RestInput): Promise<RestResult>
   const mode = (input.query.snapshots ?? 'all').toLowerCase();
   if (mode !== 'all' && mode !== 'refs') throw iceErrors.badRequest(`Invalid snapshot mode: ${input.query.snapshots}`);
   const t = await as(subject, () => requireTable(w.ctx, { tableBucketARN: w.arn, namespace: ns, name: input.table }));
-  const metadata = await as(subject, () => currentMetadata(w.ctx, t));
   // A table made through the S3 Tables API without metadata is not an Iceberg table yet.
-  if (!metadata) throw iceErrors.noSuchTable(`${ns}.${input.table}`);
+  if (!t.metadata_location) throw iceErrors.noSuchTable(`${ns}.${input.table}`);
+  const file = await as(subject, () => readMetadataFile(w.ctx, t.metadata_location!));
   const etag = `"${createHash('sha1').update(`${t.metadata_location}|${mode}`).digest('hex')}"`;
   if (input.ifNoneMatch !== undefined && input.ifNoneMatch.split(',').some((v) => v.trim() === etag)) {
     return { status: 304, headers: { etag } };
@@ -204,7 +206,7 @@ export async function loadTable(ctx: Ctx, input: RestInput): Promise<RestResult>
   return ok(
     {
       'metadata-location': t.metadata_location,
-      metadata: mode === 'refs' ? refsOnly(metadata) : metadata,
+      metadata: mode === 'refs' ? refsOnly(file.doc) : new RawJson(file.text),
       config: storageConfig(w.ctx, input.host),
     },
     { etag },
@@ -224,8 +226,8 @@ export async function updateTable(ctx: Ctx, input: RestInput): Promise<RestResul
   const w = scope(ctx, input, 'UpdateTableMetadataLocation');
   const ns = namespaceOf(input);
   const request = parseCommitRequest(input.body);
-  const { location, metadata } = await commitTable(w, { namespace: ns, table: input.table! }, request);
-  return ok({ 'metadata-location': location, metadata });
+  const { location, text } = await commitTable(w, { namespace: ns, table: input.table! }, request);
+  return ok({ 'metadata-location': location, metadata: new RawJson(text) });
 }
 
 export async function dropTable(ctx: Ctx, input: RestInput): Promise<RestResult> {

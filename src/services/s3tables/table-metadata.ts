@@ -25,12 +25,18 @@ export const MAX_METADATA_BYTES = 50 * 1024 * 1024;
 const CACHE_ENTRIES = 512;
 const CACHE_MAX_DOCUMENT = 4 * 1024 * 1024;
 
-const caches = new WeakMap<Runtime, Map<string, TableMetadata>>();
+/** A metadata document and its JSON text (the file's, unless members it lacked were filled in). */
+export interface MetadataFile {
+  doc: TableMetadata;
+  text: string;
+}
 
-function cacheOf(rt: Runtime): Map<string, TableMetadata> {
+const caches = new WeakMap<Runtime, Map<string, MetadataFile>>();
+
+function cacheOf(rt: Runtime): Map<string, MetadataFile> {
   let c = caches.get(rt);
   if (!c) {
-    const created = new Map<string, TableMetadata>();
+    const created = new Map<string, MetadataFile>();
     rt.resetHooks.push(() => created.clear());
     caches.set(rt, created);
     c = created;
@@ -38,11 +44,11 @@ function cacheOf(rt: Runtime): Map<string, TableMetadata> {
   return c;
 }
 
-function remember(rt: Runtime, location: string, doc: TableMetadata, size: number): void {
-  if (size > CACHE_MAX_DOCUMENT) return;
+function remember(rt: Runtime, location: string, file: MetadataFile): void {
+  if (file.text.length > CACHE_MAX_DOCUMENT) return;
   const c = cacheOf(rt);
   c.delete(location);
-  c.set(location, doc);
+  c.set(location, file);
   if (c.size > CACHE_ENTRIES) c.delete(c.keys().next().value as string);
 }
 
@@ -63,6 +69,11 @@ async function readAll(body: Buffer | NodeJS.ReadableStream): Promise<Buffer> {
 
 /** The metadata document at `location` (a table's current metadata file). */
 export async function readTableMetadata(ctx: Ctx, location: string): Promise<TableMetadata> {
+  return (await readMetadataFile(ctx, location)).doc;
+}
+
+/** The metadata document at `location` with its text (as written; gzip undone). */
+export async function readMetadataFile(ctx: Ctx, location: string): Promise<MetadataFile> {
   const hit = cacheOf(ctx.rt).get(location);
   if (hit) return hit;
   const where = splitLocation(location);
@@ -74,19 +85,24 @@ export async function readTableMetadata(ctx: Ctx, location: string): Promise<Tab
     if (isAwsError(err) && err.status === 404) throw unreadable(location, 'the file does not exist');
     throw err;
   }
-  let doc: unknown;
+  let parsed: unknown;
+  let text: string;
   try {
-    doc = parseIcebergJson((location.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
+    text = (location.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    parsed = parseIcebergJson(text);
   } catch (err) {
     throw unreadable(location, (err as Error).message);
   }
-  const m = doc as Partial<TableMetadata> | null;
+  const m = parsed as Partial<TableMetadata> | null;
   if (!m || typeof m !== 'object' || typeof m['format-version'] !== 'number' || typeof m['table-uuid'] !== 'string' || !Array.isArray(m.schemas)) {
     throw unreadable(location, 'format-version, table-uuid or schemas is missing');
   }
-  const full = withDefaults(m as TableMetadata);
-  remember(ctx.rt, location, full, bytes.length);
-  return full;
+  const doc = withDefaults(m as TableMetadata);
+  // The text answers REST clients as is unless members had to be filled in.
+  const complete = Object.keys(doc).every((k) => k in m);
+  const file = { doc, text: complete ? text : stringifyIcebergJson(doc) };
+  remember(ctx.rt, location, file);
+  return file;
 }
 
 /** Members writers may leave out (v1 documents, older writers), filled as the Java parser does. */
@@ -126,8 +142,8 @@ export function nextMetadataLocation(metadata: TableMetadata, previous: string |
   return `${metadata.location.replace(/\/+$/, '')}/metadata/${version}-${randomUUID()}.metadata.json`;
 }
 
-/** Writes a metadata document where `location` says (inside a warehouse) and caches it. */
-export async function writeTableMetadata(ctx: Ctx, location: string, metadata: TableMetadata): Promise<void> {
+/** Writes a metadata document where `location` says (inside a warehouse) and caches it; its text. */
+export async function writeTableMetadata(ctx: Ctx, location: string, metadata: TableMetadata): Promise<string> {
   const where = splitLocation(location);
   if (!where) throw s3tErrors.invalidMetadataLocation();
   const text = stringifyIcebergJson(metadata);
@@ -135,7 +151,8 @@ export async function writeTableMetadata(ctx: Ctx, location: string, metadata: T
     throw s3tErrors.badRequest('The table metadata exceeds the maximum size of 50 MB.');
   }
   await writeWarehouseObject(ctx, where.bucket, where.key, text);
-  remember(ctx.rt, location, metadata, text.length);
+  remember(ctx.rt, location, { doc: metadata, text });
+  return text;
 }
 
 /**
@@ -146,15 +163,15 @@ export async function commitTableMetadata(
   ctx: Ctx,
   table: TableRow,
   next: TableMetadata,
-): Promise<{ location: string; versionToken: string }> {
+): Promise<{ location: string; versionToken: string; text: string }> {
   const location = nextMetadataLocation(next, table.metadata_location);
   if (!location.startsWith(`${table.warehouse}/`)) {
     throw s3tErrors.badRequest(`The table location must be inside the table's warehouse ${table.warehouse}.`);
   }
-  await writeTableMetadata(ctx, location, next);
+  const text = await writeTableMetadata(ctx, location, next);
   try {
     // By id, not name: a rename racing the commit does not make it fail.
-    return { location, versionToken: movePointer(ctx, table, table.version_token, location) };
+    return { location, versionToken: movePointer(ctx, table, table.version_token, location), text };
   } catch (err) {
     const where = splitLocation(location)!;
     try {
