@@ -114,7 +114,10 @@ class DeletePlan {
     private readonly metadata: TableMetadata,
     deletes: readonly LiveFile[],
   ) {
-    for (const d of deletes) (d.file.content === 1 ? this.positionFiles : this.equalityFiles).push(d);
+    for (const d of deletes) {
+      if (d.file.file_format === 'PUFFIN') throw new Error(`deletion vectors are not supported yet (${d.file.file_path})`);
+      (d.file.content === 1 ? this.positionFiles : this.equalityFiles).push(d);
+    }
     const ids = new Set(this.equalityFiles.flatMap((d) => d.file.equality_ids ?? []));
     this.equalitySchema = selectFromSchemas(metadata, ids);
   }
