@@ -21,6 +21,11 @@ Options:
                                                   (env OVERCAST_DURABILITY, default process)
   --strict-resources  fail CloudFormation resource types Overcast only stores
                                                   (env OVERCAST_STRICT_RESOURCES=1)
+  --iceberg-permissive  the Iceberg REST catalog also serves what S3 Tables does not
+                      (staged creates, multi-table transactions, metrics reports)
+                                                  (env OVERCAST_ICEBERG_PERMISSIVE=1)
+  --iceberg-exact     leave Overcast's s3.* settings out of the catalog's LoadTable answers
+                                                  (env OVERCAST_ICEBERG_EXACT=1)
   -h, --help          show this help
 
 Stop it with Ctrl-C. Wipe its state with \`overcast reset\` (while it runs) or by deleting the

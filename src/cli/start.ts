@@ -26,6 +26,8 @@ const OPTIONS = {
   'log-format': { type: 'string' },
   durability: { type: 'string' },
   'strict-resources': { type: 'boolean' },
+  'iceberg-exact': { type: 'boolean' },
+  'iceberg-permissive': { type: 'boolean' },
 } as const;
 
 export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): OvercastConfig {
@@ -53,6 +55,8 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     config.durability = values.durability;
   }
   if (values['strict-resources']) config.strictResources = true;
+  if (values['iceberg-exact']) config.icebergS3Config = false;
+  if (values['iceberg-permissive']) config.icebergPermissive = true;
   return config;
 }
 

@@ -16,7 +16,7 @@ import {
   scopeFromAuthorization,
   scopeFromCredentialParam,
 } from '../wire/sigv4.js';
-import { serviceForSigningName, type ServiceDefinition, type ServiceRoutes } from '../services/registry.js';
+import { serviceForRequest, type ServiceDefinition, type ServiceRoutes } from '../services/registry.js';
 import { partitionOf, type Ctx, type Runtime } from './runtime.js';
 
 export interface Identity {
@@ -72,7 +72,7 @@ export class Dispatcher {
 
   constructor(private readonly rt: Runtime) {}
 
-  private async routesOf(service: ServiceDefinition): Promise<ServiceRoutes> {
+  private async routesOf(service: ServiceDefinition<string>): Promise<ServiceRoutes> {
     let routes = this.loaded.get(service.id);
     if (!routes) {
       routes = await service.load();
@@ -81,11 +81,15 @@ export class Dispatcher {
     return routes;
   }
 
-  async handle(req: WireRequest): Promise<WireResponse> {
+  /**
+   * Answers one request; `direct` names the service for requests that reach it other than by their
+   * signature (the unsigned Iceberg catalog under `/_overcast/iceberg`).
+   */
+  async handle(req: WireRequest, direct?: ServiceDefinition<string>): Promise<WireResponse> {
     const started = performance.now();
     const requestId = randomUUID();
-    const who = identify(req);
-    const service = serviceForSigningName(who.service);
+    const who = direct ? { service: direct.signingName, accessKeyId: '', account: accountFromAccessKey(undefined), region: DEFAULT_REGION } : identify(req);
+    const service = direct ?? serviceForRequest(who.service, req.rawPath);
     if (!service) {
       const err = serviceNotEmulated(who.service);
       this.logRequest(who.service, '?', err.status, started, requestId, err);
