@@ -19,7 +19,7 @@ export class AnalyticsStack extends Stack {
       openTableFormat: 'ICEBERG',
       icebergMetadata: { icebergSchema: { schemaFieldList: [{ name: 'order_id', type: 'long', required: true }] } },
     });
-    table.addDependency(namespace);
+    table.addResourceDependency(namespace);
     new CfnOutput(this, 'BucketArn', { value: bucket.attrTableBucketArn });
     new CfnOutput(this, 'OrdersArn', { value: table.attrTableArn });
   }
