@@ -2,7 +2,7 @@
  * Overcast's configuration: defaults, the environment variables that override them and the
  * resolved shape every layer receives. The CLI flags and the in-process API both end here.
  */
-import { isLogFormat, isLogLevel, type LogFormat, type LogLevel } from './log.js';
+import { isLogFormat, isLogLevel, type LogFormat, type LogLevel } from './log-levels.js';
 import type { Durability } from './store/database.js';
 
 /** Overcast's resolved configuration (flags over OVERCAST_* variables over defaults). */

@@ -8,20 +8,9 @@
  * `Logger` interface (`rt.log.info(message, extra)`), so no module but this one knows pino.
  */
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
+import { LEVEL_ORDER as ORDER, type LogFormat, type LogLevel } from './log-levels.js';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-export type LogFormat = 'text' | 'json';
-
-const ORDER: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 50, silent: Infinity };
-export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
-
-export function isLogLevel(value: string): value is LogLevel {
-  return Object.hasOwn(ORDER, value);
-}
-
-export function isLogFormat(value: string): value is LogFormat {
-  return (LOG_FORMATS as readonly string[]).includes(value);
-}
+export { isLogFormat, isLogLevel, LOG_FORMATS, type LogFormat, type LogLevel } from './log-levels.js';
 
 /** One answered request, as the request log records it. */
 export interface RequestRecord {
