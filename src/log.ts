@@ -4,11 +4,15 @@
  * operations, background jobs) at `info`, problems at `warn`/`error`. Two formats: `json`, pino's
  * own lines for machines, and `text`, the same records rendered as compact columns — coloured
  * only on a terminal (and never under NO_COLOR). `overcast start` writes to stdout, asynchronously
- * (pino's SonicBoom); an in-process server writes to stderr, synchronously. Callers keep the small
- * `Logger` interface (`rt.log.info(message, extra)`), so no module but this one knows pino.
+ * (pino's SonicBoom, in batches); an in-process server writes to stderr, synchronously. pino is
+ * loaded when the first line needs it. Callers keep the small `Logger` interface
+ * (`rt.log.info(message, extra)`), so no module but this one knows pino.
  */
-import pino, { type DestinationStream, type Logger as Pino } from 'pino';
+import { writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { LEVEL_ORDER as ORDER, type LogFormat, type LogLevel } from './log-levels.js';
+import { packagePath } from './package-root.js';
 
 export { isLogFormat, isLogLevel, LOG_FORMATS, type LogFormat, type LogLevel } from './log-levels.js';
 
@@ -63,39 +67,56 @@ function fieldsOf(extra: unknown): Record<string, unknown> | undefined {
   return { detail: extra };
 }
 
+type Pino = typeof import('pino').default;
+type Sink = DestinationStream & { flushSync?: () => void };
+
+let pinoLoaded: Pino | undefined;
+
+/**
+ * pino, loaded on first use rather than at start-up: fastify without its logger does not load it,
+ * and `overcast start` answers its first request before anything is logged (loading pino costs
+ * about a tenth of loading fastify). Synchronous, through a require rooted at the package, so it
+ * works the same from the ES module and the CommonJS build.
+ */
+function loadPino(): Pino {
+  return (pinoLoaded ??= createRequire(packagePath('package.json'))('pino') as Pino);
+}
+
 export function createLogger(level: LogLevel, options: LoggerOptions = {}): ConsoleLogger {
   const format = options.format ?? 'text';
   const target = options.destination ?? 2;
-  let sink: DestinationStream & { flushSync?: () => void };
-  let flushPending = () => {};
-  if (typeof target === 'number') {
-    const async = options.async === true;
-    const boom = pino.destination({ dest: target, sync: !async });
-    // A closed stdout (`overcast start | head`) must not crash the server.
-    boom.on('error', () => {});
-    sink = boom;
-    if (async) [sink, flushPending] = batched(boom);
-  } else {
-    sink = target as DestinationStream;
-  }
-  let stream: DestinationStream = sink;
   const color = format === 'text' && (options.color ?? (typeof target === 'number' && isTerminal(target) && !process.env.NO_COLOR));
-  if (format === 'text') stream = { write: (line: string) => void sink.write(renderText(line, color)) };
-  const log: Pino = pino(
-    {
-      level: level === 'silent' ? 'silent' : level,
-      base: undefined,
-      timestamp: format === 'json' ? pino.stdTimeFunctions.isoTime : pino.stdTimeFunctions.epochTime,
-      formatters: { level: (label) => ({ level: label }) },
-    },
-    stream,
-  );
+  let state: { log: PinoLogger; sink: Sink; flushPending: () => void } | undefined;
+  const ready = () => (state ??= build());
+  function build() {
+    const pino = loadPino();
+    let sink: Sink = target as Sink;
+    let flushPending = () => {};
+    if (typeof target === 'number') {
+      const boom = pino.destination({ dest: target, sync: options.async !== true });
+      // A closed stdout (`overcast start | head`) must not crash the server.
+      boom.on('error', () => {});
+      sink = boom;
+      if (options.async === true) [sink, flushPending] = batched(boom);
+    }
+    const stream: DestinationStream = format === 'text' ? { write: (line: string) => void sink.write(renderText(line, color)) } : sink;
+    const log = pino(
+      {
+        level: level === 'silent' ? 'silent' : level,
+        base: undefined,
+        timestamp: format === 'json' ? pino.stdTimeFunctions.isoTime : pino.stdTimeFunctions.epochTime,
+        formatters: { level: (label) => ({ level: label }) },
+      },
+      stream,
+    );
+    return { log, sink, flushPending };
+  }
   const enabled = (l: LogLevel) => ORDER[l] >= ORDER[level];
   const at = (l: 'debug' | 'info' | 'warn' | 'error') => (msg: string, extra?: unknown) => {
     if (!enabled(l)) return;
     const fields = fieldsOf(extra);
-    if (fields) log[l](fields, msg);
-    else log[l](msg);
+    if (fields) ready().log[l](fields, msg);
+    else ready().log[l](msg);
   };
   return {
     level,
@@ -112,19 +133,29 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Cons
       if (r.message && enabled('debug')) record.message = r.message;
       // The hot path: in the text format the line goes straight from the record to pino's
       // destination — through pino it would be serialized to JSON only to be parsed back.
-      if (format === 'text') sink.write(renderRecord(record, color));
-      else log.info(record, r.code ? `${r.service} ${r.operation} ${r.status} ${r.code}` : `${r.service} ${r.operation} ${r.status}`);
+      if (format === 'text') ready().sink.write(renderRecord(record, color));
+      else ready().log.info(record, r.code ? `${r.service} ${r.operation} ${r.status} ${r.code}` : `${r.service} ${r.operation} ${r.status}`);
     },
     event(event, msg, fields) {
-      if (enabled('info')) log.info({ event, ...fields }, msg);
+      if (enabled('info')) ready().log.info({ event, ...fields }, msg);
     },
     line(text) {
-      sink.write(`${text}\n`);
+      // Before the first log line, plainly and at once (the greeting must not wait for pino).
+      if (state) state.sink.write(`${text}\n`);
+      else if (typeof target !== 'number') target.write(`${text}\n`);
+      else {
+        try {
+          writeSync(target, `${text}\n`);
+        } catch {
+          (target === 2 ? process.stderr : process.stdout).write(`${text}\n`); // a non-blocking pipe that is full
+        }
+      }
     },
     flush() {
-      flushPending();
+      if (!state) return;
+      state.flushPending();
       try {
-        sink.flushSync?.();
+        state.sink.flushSync?.();
       } catch {
         // nothing buffered, or the destination is gone (a closed pipe)
       }
@@ -137,7 +168,7 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Cons
  * write per few dozen requests (each costs a native call and a thread hop, and SonicBoom measures
  * its whole pending buffer on every write), and a quiet one shows its lines within 50 ms.
  */
-function batched(boom: DestinationStream & { flushSync?: () => void }): [DestinationStream & { flushSync?: () => void }, () => void] {
+function batched(boom: Sink): [Sink, () => void] {
   let lines: string[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
