@@ -4,32 +4,12 @@
 // alternating rounds; and how long `overcast env` takes from spawn to exit.
 import { execFile, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
-import http from 'node:http';
 import { join } from 'node:path';
-import { BIN, load, median, stopChild, tempDir } from './lib.js';
+import { BIN, expectOk, jsonClient, load, median, stopChild, tempDir } from './lib.js';
 
 const CONCURRENCY = 32;
 const TOTAL = 20_000;
 const ROUNDS = 5;
-const AUTH = 'AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/s3tables/aws4_request, SignedHeaders=host, Signature=0';
-
-function client(endpoint) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const url = new URL(endpoint);
-  return (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const headers = { authorization: AUTH };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const req = http.request({ host: url.hostname, port: url.port, method, path, agent, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
-}
 
 /** `overcast start` in memory with its stdout in a file; resolves once it is listening. */
 async function startLogged(dir, logLevel, extraArgs) {
@@ -50,13 +30,12 @@ async function startLogged(dir, logLevel, extraArgs) {
 /** A server with one table; returns its request function and the GetTable path. */
 async function serverWithTable(dir, logLevel, extraArgs = []) {
   const server = await startLogged(dir, logLevel, extraArgs);
-  const request = client(server.endpoint);
-  const bucket = JSON.parse((await request('PUT', '/buckets', { name: 'bench' })).body).arn;
-  await request('PUT', `/namespaces/${encodeURIComponent(bucket)}`, { namespace: ['ns'] });
-  const table = JSON.parse((await request('PUT', `/tables/${encodeURIComponent(bucket)}/ns`, { name: 't', format: 'ICEBERG' })).body).tableARN;
+  const request = jsonClient(server.endpoint, { service: 's3tables' });
+  const bucket = expectOk(await request('PUT', '/buckets', { name: 'bench' }), 'CreateTableBucket').arn;
+  expectOk(await request('PUT', `/namespaces/${encodeURIComponent(bucket)}`, { namespace: ['ns'] }), 'CreateNamespace');
+  const table = expectOk(await request('PUT', `/tables/${encodeURIComponent(bucket)}/ns`, { name: 't', format: 'ICEBERG' }), 'CreateTable').tableARN;
   const path = `/get-table?tableArn=${encodeURIComponent(table)}`;
-  const res = await request('GET', path);
-  if (res.status !== 200) throw new Error(`GetTable answered ${res.status}: ${res.body}`);
+  expectOk(await request('GET', path), 'GetTable');
   return { server, request, path };
 }
 
