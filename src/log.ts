@@ -127,14 +127,17 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Cons
     error: at('error'),
     request(r) {
       if (!enabled('info')) return;
-      const ms = Math.round(r.ms * 100) / 100;
-      const record = { service: r.service, operation: r.operation, status: r.status, ms, requestId: r.requestId } as Record<string, unknown>;
+      const message = r.message !== undefined && enabled('debug') ? r.message : undefined;
+      // The hot path: in the text format the line goes straight to pino's destination — through
+      // pino it would be serialized to JSON only to be parsed back.
+      if (format === 'text') {
+        ready().sink.write(requestLine(r, message, color));
+        return;
+      }
+      const record: Record<string, unknown> = { service: r.service, operation: r.operation, status: r.status, ms: Math.round(r.ms * 100) / 100, requestId: r.requestId };
       if (r.code) record.code = r.code;
-      if (r.message && enabled('debug')) record.message = r.message;
-      // The hot path: in the text format the line goes straight from the record to pino's
-      // destination — through pino it would be serialized to JSON only to be parsed back.
-      if (format === 'text') ready().sink.write(renderRecord(record, color));
-      else ready().log.info(record, r.code ? `${r.service} ${r.operation} ${r.status} ${r.code}` : `${r.service} ${r.operation} ${r.status}`);
+      if (message !== undefined) record.message = message;
+      ready().log.info(record, r.code ? `${r.service} ${r.operation} ${r.status} ${r.code}` : `${r.service} ${r.operation} ${r.status}`);
     },
     event(event, msg, fields) {
       if (enabled('info')) ready().log.info({ event, ...fields }, msg);
@@ -232,10 +235,7 @@ function milliseconds(ms: number): string {
 
 const SHOWN = new Set(['level', 'time', 'msg', 'event', 'err', 'ms']);
 
-/**
- * One pino JSON line as a text line: `12:00:01.234 s3tables  GetTable  404  0.4 ms  NotFoundException  <request id>`
- * for a request, `12:00:01.240 <message>  12 ms` for an event, the level before anything but info.
- */
+/** One pino JSON line as a text line, e.g. `12:00:01.240 cloudformation create Analytics → CREATE_COMPLETE  12 ms`. */
 export function renderText(line: string, color: boolean): string {
   let r: Record<string, unknown>;
   try {
@@ -246,21 +246,21 @@ export function renderText(line: string, color: boolean): string {
   return renderRecord(r, color);
 }
 
-/** A record as a text line; one without `level` and `time` is an info record of now. */
+/** A request's line: `12:00:01.240 s3tables  GetTableBucket  404  0.4 ms  NotFoundException  <request id>`. */
+function requestLine(r: RequestRecord, message: string | undefined, color: boolean): string {
+  const statusColor = r.status >= 500 ? 31 : r.status >= 400 ? 33 : 32;
+  let out = `${paint(color, 2, clock(Date.now()))} ${r.service.padEnd(14)} ${r.operation.padEnd(30)} ${paint(color, statusColor, String(r.status))} `;
+  out += `${milliseconds(r.ms).padStart(9)}  `;
+  if (r.code) out += `${paint(color, statusColor, r.code)}  `;
+  out += paint(color, 2, r.requestId);
+  return message === undefined ? `${out}\n` : `${out}  ${message}\n`;
+}
+
+/** A record of pino's as a text line: the level before anything but info, then the message. */
 function renderRecord(r: Record<string, unknown>, color: boolean): string {
-  const tag = r.level === undefined ? undefined : LEVEL_TAG[String(r.level)];
-  let out = paint(color, 2, clock(r.time === undefined ? Date.now() : Number(r.time))) + ' ';
+  const tag = LEVEL_TAG[String(r.level)];
+  let out = paint(color, 2, clock(Number(r.time))) + ' ';
   if (tag) out += `${paint(color, tag[1], tag[0])} `;
-  if (typeof r.requestId === 'string' && typeof r.status === 'number') {
-    const status = r.status;
-    const statusColor = status >= 500 ? 31 : status >= 400 ? 33 : 32;
-    out += `${String(r.service).padEnd(14)} ${String(r.operation).padEnd(30)} ${paint(color, statusColor, String(status))} `;
-    out += `${milliseconds(Number(r.ms)).padStart(9)}  `;
-    if (r.code) out += `${paint(color, statusColor, String(r.code))}  `;
-    out += paint(color, 2, r.requestId);
-    if (r.message) out += `  ${String(r.message)}`;
-    return `${out}\n`;
-  }
   out += String(r.msg ?? '');
   if (typeof r.ms === 'number') out += `  ${milliseconds(r.ms)}`;
   // An event's message says it all; its fields are for the JSON format.
