@@ -1,3 +1,4 @@
+// The user's stack: a table bucket, a namespace and an Iceberg table, with their ARNs as outputs.
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnNamespace, CfnTable, CfnTableBucket } from 'aws-cdk-lib/aws-s3tables';
 import type { Construct } from 'constructs';

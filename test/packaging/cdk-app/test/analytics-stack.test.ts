@@ -1,3 +1,5 @@
+// The user's jest test (run with ts-jest and with @swc/jest, both CommonJS): the stack deployed into
+// an in-process Overcast loaded with require('overcast'), checked through the AWS SDK.
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { GetTableCommand, ListNamespacesCommand, S3TablesClient } from '@aws-sdk/client-s3tables';

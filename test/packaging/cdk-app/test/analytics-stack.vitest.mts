@@ -1,3 +1,4 @@
+// The same test under vitest, which loads overcast's ES module build.
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { GetTableCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
