@@ -81,7 +81,8 @@ export async function readRows(io: FileIO, metadata: TableMetadata, options: Rea
   return out.flat();
 }
 
-async function readDataFile(io: FileIO, live: LiveFile, readSchema: StructType, schema: Schema, plan: DeletePlan): Promise<Record<string, unknown>[]> {
+/** One data file's rows with the deletes that apply to it, projected onto `schema` (`readSchema` = `plan.extendSchema(schema)`). */
+export async function readDataFile(io: FileIO, live: LiveFile, readSchema: StructType, schema: Schema, plan: DeletePlan): Promise<Record<string, unknown>[]> {
   const buffer = await openFile(io, live.file.file_path, live.file.file_size_in_bytes);
   let rows = await readParquet(buffer, readSchema);
   const positions = await plan.positionsFor(live);
@@ -100,7 +101,7 @@ interface EqualityDeletes {
 }
 
 /** Which delete files apply to which data file, with each delete file's content loaded once. */
-class DeletePlan {
+export class DeletePlan {
   private readonly specs = new Map<number, { spec: PartitionSpec; names: string[]; global: boolean }>();
   private readonly positionFiles: LiveFile[] = [];
   private readonly equalityFiles: LiveFile[] = [];
@@ -142,6 +143,23 @@ class DeletePlan {
     const have = fieldsById(schema);
     const extra = this.equalitySchema.fields.filter((f) => !have.has(f.id));
     return extra.length ? { ...schema, fields: [...schema.fields, ...extra] } : schema;
+  }
+
+  /** The delete files that may apply to a data file (by partition, sequence number and path bounds), unread. */
+  applicable(data: LiveFile): LiveFile[] {
+    const key = this.partitionKey(data);
+    const path = data.file.file_path;
+    const positions = this.positionFiles.filter(
+      (d) =>
+        d.sequenceNumber >= data.sequenceNumber &&
+        this.partitionKey(d) === key &&
+        (!d.file.referenced_data_file || d.file.referenced_data_file === path) &&
+        mayContainPath(d.file, path),
+    );
+    const equalities = this.equalityFiles.filter(
+      (d) => d.sequenceNumber > data.sequenceNumber && (this.specInfo(d.specId).global || this.partitionKey(d) === key),
+    );
+    return [...positions, ...equalities];
   }
 
   async positionsFor(data: LiveFile): Promise<Set<number>> {
