@@ -34,6 +34,8 @@ export function putTableMaintenanceConfiguration(ctx: Ctx, input: S3T.PutTableMa
     throw s3tErrors.badRequest('The target file size must be between 64 and 512 MB.');
   }
   const t = requireTable(ctx, input);
+  // "Compaction isn't supported on replica tables" (S3 User Guide, replication limitations).
+  if (t.replica_of && input.type === 'icebergCompaction' && input.value?.status !== 'disabled') throw s3tErrors.replicaCompaction();
   const current = JSON.parse(repo(ctx).getTableConfig(t.id).maintenance);
   mergeMaintenance(current, input.type!, input.value as { status?: string; settings?: Record<string, unknown> });
   repo(ctx).setTableColumn(t.id, 'maintenance', JSON.stringify(current));

@@ -313,6 +313,7 @@ export function renameTable(ctx: Ctx, input: S3T.RenameTableRequest): void {
   }
   if (input.newName !== undefined && !validTableName(input.newName)) throw s3tErrors.invalidTableName();
   const t = requireTable(ctx, input);
+  if (t.replica_of) throw s3tErrors.replicaReadOnly(t.replica_of);
   const b = requireBucket(ctx, input.tableBucketARN!);
   const r = repo(ctx);
   const targetNamespace = input.newNamespaceName ?? t.namespace;
@@ -347,6 +348,7 @@ export function updateTableMetadataLocation(
   const location = input.metadataLocation!;
   if (!METADATA_SUFFIXES.some((s) => location.endsWith(s))) throw s3tErrors.invalidMetadataLocation();
   const t = requireTable(ctx, input);
+  if (t.replica_of) throw s3tErrors.replicaReadOnly(t.replica_of);
   // The new location must lie inside the table's own warehouse (model documentation).
   if (!location.startsWith(`${t.warehouse}/`) || location.length <= t.warehouse.length + 1) {
     throw s3tErrors.invalidMetadataLocation();

@@ -15,6 +15,8 @@ export interface StoreFileIO extends FileIO {
   readRange(location: string, start: number, end: number): Promise<Uint8Array>;
   /** Whether an object exists at the location. */
   exists(location: string): boolean;
+  /** The object's size, or undefined when there is none. */
+  size(location: string): number | undefined;
 }
 
 async function readAll(body: Buffer | Readable): Promise<Uint8Array> {
@@ -43,12 +45,14 @@ export function storeFileIO(ctx: Ctx): StoreFileIO {
       await putObject(ctx, { Bucket: bucket, Key: key, Body: once(bytes) });
     },
     exists(location) {
+      return this.size(location) !== undefined;
+    },
+    size(location) {
       const { bucket, key } = parseLocation(location);
       try {
-        headObject(ctx, { Bucket: bucket, Key: key });
-        return true;
+        return headObject(ctx, { Bucket: bucket, Key: key }).ContentLength;
       } catch (err) {
-        if (isAwsError(err) && err.status === 404) return false;
+        if (isAwsError(err) && err.status === 404) return undefined;
         throw err;
       }
     },
