@@ -137,7 +137,7 @@ describe('a table with data through the REST catalog', () => {
     expect(a3.snapshot['schema-id']).toBe(1);
     expect((await commit(a3.snapshot)).status).toBe(200);
     metadata = await load();
-    const all = [...first, ...second].map((r) => ({ ...r, note: null })).concat(third);
+    const all = [...first, ...second].map((r): Row => ({ ...r, note: null })).concat(third);
     expect(await read(metadata)).toEqual(all);
     expect((await readRows(io, metadata)).sort(byId)).toEqual(all);
 
