@@ -15,10 +15,10 @@ import { randomUUID } from 'node:crypto';
 import { FileNamer, groupByPartition, sortOrderOf } from '../../../iceberg/append.js';
 import { checkRequirement, MetadataBuilder } from '../../../iceberg/metadata-builder.js';
 import { defaultSpec, refSnapshot, schemaById } from '../../../iceberg/model.js';
-import { writeParquet } from '../../../iceberg/parquet-writer.js';
+import { contentFileOf, writeParquet } from '../../../iceberg/parquet-writer.js';
 import { DeletePlan, liveFiles, readDataFile, type LiveFile } from '../../../iceberg/scan.js';
 import { dataDir, type NewFile } from '../../../iceberg/snapshot-producer.js';
-import type { DataFile, IcebergType, Schema, SortOrder, TableMetadata } from '../../../iceberg/types.js';
+import type { IcebergType, Schema, SortOrder, TableMetadata } from '../../../iceberg/types.js';
 import { partitioner } from '../../../iceberg/transforms.js';
 import { tupleKey } from '../../../iceberg/values.js';
 import { deleteObject } from '../../s3/provider.js';
@@ -144,19 +144,7 @@ async function rewriteBin(
       await env.io.write(location, parquet.bytes);
       const partition: Row = {};
       fields.forEach((f, k) => (partition[f.name] = group.values[k]));
-      const file: DataFile = {
-        content: 0,
-        file_path: location,
-        file_format: 'PARQUET',
-        partition,
-        record_count: parquet.recordCount,
-        file_size_in_bytes: parquet.bytes.length,
-        ...parquet.metrics,
-        key_metadata: null,
-        split_offsets: parquet.splitOffsets,
-        equality_ids: null,
-        sort_order_id: strategy === 'sort' ? metadata['default-sort-order-id'] : null,
-      };
+      const file = contentFileOf(location, parquet, partition, { sort_order_id: strategy === 'sort' ? metadata['default-sort-order-id'] : null });
       out.push({ file, specId: spec['spec-id'] });
       await yieldNow();
     }

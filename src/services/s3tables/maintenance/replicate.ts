@@ -13,6 +13,7 @@
  * the store: GetTableReplicationStatus reads `completed` when the last replicated source metadata
  * is the current one, `pending` otherwise, `failed` with the reason after a failed attempt.
  */
+import type { ReplicationDestinationReport } from '../../../api-types.js';
 import type { TableMetadata } from '../../../iceberg/types.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { internalCtx, type Ctx } from '../../../server/runtime.js';
@@ -30,15 +31,7 @@ import { copySnapshots, PathMap, ReplicationError, type CopyStats } from './repl
 import { mergeReplicaMetadata } from './replica-metadata.js';
 import { storeFileIO } from './store-io.js';
 
-export interface DestinationReport {
-  destinationTableBucketArn: string;
-  status: 'pending' | 'completed' | 'failed';
-  destinationTableArn?: string;
-  /** Source metadata files applied by this run. */
-  replicatedUpdates?: number;
-  copiedFiles?: number;
-  failureMessage?: string;
-}
+export type DestinationReport = ReplicationDestinationReport;
 
 const ATTEMPTS = 4;
 const locks = new WeakMap<Runtime, Map<string, Promise<unknown>>>();

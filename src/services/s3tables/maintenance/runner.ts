@@ -13,6 +13,7 @@
  * since its last run, snapshot management and unreferenced file removal once a day of Overcast
  * time (AWS runs them about daily); any job a crash interrupted.
  */
+import type { MaintenanceJobReport, MaintenanceRunReport, MaintenanceTableReport } from '../../../api-types.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { internalCtx } from '../../../server/runtime.js';
 import type { JobRow, JobType } from '../../../store/maintenance-repo.js';
@@ -26,31 +27,15 @@ import { DAY_MS, type JobEnv } from './job-env.js';
 import { FAILURE, JobFailure } from './messages.js';
 import { maintenanceRepo } from './noncurrent.js';
 import { ManifestCache } from './reachable.js';
-import { replicateTable, type DestinationReport } from './replicate.js';
+import { replicateTable } from './replicate.js';
 import { storeFileIO } from './store-io.js';
 import { removeUnreferencedFiles, type RemovalSettings } from './unreferenced-files.js';
 
 export const JOB_TYPES: readonly JobType[] = ['icebergCompaction', 'icebergSnapshotManagement', 'icebergUnreferencedFileRemoval'];
 
-export interface JobReport {
-  status: 'Successful' | 'Failed' | 'Disabled' | 'Not_Yet_Run' | 'Not_Due';
-  failureMessage?: string;
-  [detail: string]: unknown;
-}
-
-export interface TableReport {
-  tableArn: string;
-  namespace: string;
-  name: string;
-  jobs: Record<JobType, JobReport>;
-  replication?: DestinationReport[];
-}
-
-export interface RunReport {
-  startedAt: string;
-  finishedAt: string;
-  tables: TableReport[];
-}
+export type JobReport = MaintenanceJobReport;
+export type TableReport = MaintenanceTableReport;
+export type RunReport = MaintenanceRunReport;
 
 export interface RunOptions {
   /** Only this table (its ARN). */
