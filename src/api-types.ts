@@ -169,6 +169,8 @@ export interface MaintenanceJobReport {
   failureMessage?: string;
   /** Overcast's clock when the job ended. */
   lastRunTimestamp?: string;
+  /** How long the job took (wall-clock milliseconds). */
+  durationMs?: number;
   /** Counts and details: expiredSnapshots, noncurrentFiles, deletedFiles, rewrittenFiles, addedFiles, … */
   [detail: string]: unknown;
 }

@@ -13,7 +13,7 @@ interface Report {
   tables: { tableArn: string; namespace: string; name: string; jobs: Record<string, Record<string, unknown>>; replication?: Record<string, unknown>[] }[];
 }
 
-const QUIET = new Set(['status', 'failureMessage', 'lastRunTimestamp', 'reason']);
+const QUIET = new Set(['status', 'failureMessage', 'lastRunTimestamp', 'reason', 'durationMs']);
 
 function details(job: Record<string, unknown>): string {
   const parts = Object.entries(job)

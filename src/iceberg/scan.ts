@@ -28,12 +28,28 @@ export interface LiveFile {
   sequenceNumber: number;
 }
 
-export async function liveFiles(io: FileIO, metadata: TableMetadata, snapshot: Snapshot): Promise<{ data: LiveFile[]; deletes: LiveFile[] }> {
+/**
+ * The live data and delete files of a snapshot. With `step`, manifests are decoded one at a time
+ * and `step` is awaited between them (background work yields to requests); else all at once.
+ */
+export async function liveFiles(
+  io: FileIO,
+  metadata: TableMetadata,
+  snapshot: Snapshot,
+  step?: () => Promise<void>,
+): Promise<{ data: LiveFile[]; deletes: LiveFile[] }> {
   // A manifest whose entries are all DELETED holds no live file (spec: skipped by its file counts).
   const manifests = (await readManifestList(io, snapshot['manifest-list'])).filter(
     (m) => m.added_files_count === null || m.existing_files_count === null || m.added_files_count + m.existing_files_count > 0,
   );
-  const decoded = await Promise.all(manifests.map((m) => readManifest(io, m)));
+  let decoded: Awaited<ReturnType<typeof readManifest>>[];
+  if (step) {
+    decoded = [];
+    for (const m of manifests) {
+      decoded.push(await readManifest(io, m));
+      await step();
+    }
+  } else decoded = await Promise.all(manifests.map((m) => readManifest(io, m)));
   const data: LiveFile[] = [];
   const deletes: LiveFile[] = [];
   decoded.forEach((d, i) => {

@@ -12,18 +12,20 @@
  * vectors) and tables with `fixed` columns (which AWS does not compact) are skipped, saying why.
  */
 import { randomUUID } from 'node:crypto';
-import { FileNamer, groupByPartition, sortOrderOf } from '../../../iceberg/append.js';
+import { FileNamer, sortOrderOf } from '../../../iceberg/append.js';
 import { checkRequirement, MetadataBuilder } from '../../../iceberg/metadata-builder.js';
 import { defaultSpec, refSnapshot, schemaById } from '../../../iceberg/model.js';
-import { contentFileOf, writeParquet } from '../../../iceberg/parquet-writer.js';
-import { DeletePlan, liveFiles, readDataFile, type LiveFile } from '../../../iceberg/scan.js';
+import { contentFileOf } from '../../../iceberg/parquet-writer.js';
+import { DeletePlan, liveFiles, type LiveFile } from '../../../iceberg/scan.js';
 import { dataDir, type NewFile } from '../../../iceberg/snapshot-producer.js';
-import type { IcebergType, Schema, SortOrder, TableMetadata } from '../../../iceberg/types.js';
+import type { IcebergType, SortOrder, TableMetadata } from '../../../iceberg/types.js';
 import { partitioner } from '../../../iceberg/transforms.js';
 import { tupleKey } from '../../../iceberg/values.js';
 import { deleteObject } from '../../s3/provider.js';
 import { splitLocation, commitTableMetadata } from '../table-metadata.js';
-import { outputCount, planBins, sortRows, zOrderRows, type Bin, type CompactionSettings } from './compaction-plan.js';
+import { planBins, type Bin, type CompactionSettings } from './compaction-plan.js';
+import { openRewriter, type Rewriter } from './compaction-pool.js';
+import type { BinTask } from './compaction-rewrite.js';
 import { isConflict, loadTable, reading, yieldNow, type JobEnv } from './job-env.js';
 import { FAILURE, JobFailure } from './messages.js';
 import { writeReplaceSnapshot, type Rewrite } from './replace-commit.js';
@@ -72,18 +74,19 @@ export async function compactTable(env: JobEnv, settings: CompactionSettings): P
   const head = refSnapshot(metadata, 'main');
   if (!head) return report;
 
-  const { data, deletes } = await reading(() => liveFiles(env.io, metadata, head));
+  const { data, deletes } = await reading(() => liveFiles(env.io, metadata, head, yieldNow));
   const plan = new DeletePlan(env.io, metadata, deletes);
   const bins = planBins(metadata, data, plan, settings);
   if (bins.length === 0) return report;
 
   const namer = new FileNamer(randomUUID());
   const written: string[] = [];
+  const rewriter = openRewriter();
   try {
     const added: NewFile[] = [];
     for (const bin of bins) {
       if (env.stopping()) throw new JobFailure(FAILURE.internal, 'the server stopped');
-      added.push(...(await rewriteBin(env, metadata, schema, bin, plan, strategy, order, settings, namer, written)));
+      added.push(...(await rewriteBin(env, rewriter, metadata, bin, plan, strategy, order, settings, namer, written)));
       env.ctx.rt.log.debug(`maintenance: compaction of table ${env.tableId} rewrote a bin of ${bin.files.length} file(s)`);
     }
     const removedData = bins.flatMap((b) => b.files);
@@ -102,13 +105,16 @@ export async function compactTable(env: JobEnv, settings: CompactionSettings): P
   } catch (err) {
     removeWritten(env, written);
     throw err;
+  } finally {
+    await rewriter.close();
   }
 }
 
+/** Rewrites one bin (in the rewriter's thread) and writes its files; their descriptions. */
 async function rewriteBin(
   env: JobEnv,
+  rewriter: Rewriter,
   metadata: TableMetadata,
-  schema: Schema,
   bin: Bin,
   plan: DeletePlan,
   strategy: 'binpack' | 'sort' | 'z-order',
@@ -117,37 +123,27 @@ async function rewriteBin(
   namer: FileNamer,
   written: string[],
 ): Promise<NewFile[]> {
-  const readSchema = plan.extendSchema(schema);
-  const rows: Row[] = [];
-  for (const file of bin.files) {
-    const read = await reading(() => readDataFile(env.io, file, readSchema, schema, plan));
-    for (const r of read) rows.push(r);
+  const deletes = [...new Map(bin.files.flatMap((f) => plan.applicable(f)).map((d) => [d.file.file_path, d])).values()];
+  const bytes = new Map<string, Uint8Array>();
+  for (const f of [...bin.files, ...deletes]) {
+    bytes.set(f.file.file_path, await reading(() => env.io.read(f.file.file_path)));
     await yieldNow();
   }
+  const task: BinTask = { metadata, files: bin.files, deletes, bytes, binBytes: bin.bytes, strategy, order, settings };
+  const outputs = await reading(() => rewriter.run(task));
   const spec = defaultSpec(metadata);
-  const fields = partitioner(spec, schema).fields;
+  const fields = partitioner(spec, schemaById(metadata, metadata['current-schema-id'])).fields;
   const base = dataDir(metadata);
   const out: NewFile[] = [];
-  // Files of older specs are written in the current one; a bin of the current spec is one partition.
-  for (const group of groupByPartition(rows, spec, schema)) {
-    let groupRows = group.rows;
-    if (strategy === 'sort') groupRows = sortRows(groupRows, order!, schema);
-    else if (strategy === 'z-order') groupRows = zOrderRows(groupRows, order!, schema);
-    const share = rows.length ? (bin.bytes * groupRows.length) / rows.length : 0;
-    const count = Math.min(outputCount(share, settings), Math.max(1, groupRows.length));
-    const per = Math.ceil(groupRows.length / count);
-    for (let i = 0; i < groupRows.length; i += per) {
-      const chunk = groupRows.slice(i, i + per);
-      const parquet = writeParquet(schema, chunk, { properties: metadata.properties, sortOrder: order });
-      const location = `${base}/${group.path ? `${group.path}/` : ''}${namer.next()}`;
-      written.push(location);
-      await env.io.write(location, parquet.bytes);
-      const partition: Row = {};
-      fields.forEach((f, k) => (partition[f.name] = group.values[k]));
-      const file = contentFileOf(location, parquet, partition, { sort_order_id: strategy === 'sort' ? metadata['default-sort-order-id'] : null });
-      out.push({ file, specId: spec['spec-id'] });
-      await yieldNow();
-    }
+  for (const o of outputs) {
+    const location = `${base}/${o.path ? `${o.path}/` : ''}${namer.next()}`;
+    written.push(location);
+    await env.io.write(location, o.parquet.bytes);
+    const partition: Row = {};
+    fields.forEach((f, k) => (partition[f.name] = o.values[k]));
+    const sortOrderId = strategy === 'sort' ? metadata['default-sort-order-id'] : null;
+    out.push({ file: contentFileOf(location, o.parquet, partition, { sort_order_id: sortOrderId }), specId: spec['spec-id'] });
+    await yieldNow();
   }
   return out;
 }
@@ -176,7 +172,7 @@ async function commitRewrite(env: JobEnv, rewrite: Rewrite, startId: bigint, com
     let current = rewrite;
     if (head['snapshot-id'] !== startId) current = await revalidate(env, metadata, rewrite);
     const { snapshot, written: files } = await reading(() =>
-      writeReplaceSnapshot(env.io, metadata, head, current, `${commitId}-${attempt}`),
+      writeReplaceSnapshot(env.io, metadata, head, current, `${commitId}-${attempt}`, yieldNow),
     );
     written.push(...files);
     const builder = new MetadataBuilder(metadata, Date.now(), row.metadata_location!);
@@ -201,7 +197,7 @@ async function commitRewrite(env: JobEnv, rewrite: Rewrite, startId: bigint, com
 /** The rewrite against a newer head: every rewritten file still live, no new position deletes where they live. */
 async function revalidate(env: JobEnv, metadata: TableMetadata, rewrite: Rewrite): Promise<Rewrite> {
   const head = refSnapshot(metadata, 'main')!;
-  const { data, deletes } = await reading(() => liveFiles(env.io, metadata, head));
+  const { data, deletes } = await reading(() => liveFiles(env.io, metadata, head, yieldNow));
   const live = new Set(data.map((f) => f.file.file_path));
   if (!rewrite.removedData.every((f) => live.has(f.file.file_path))) {
     throw new JobFailure(FAILURE.outOfDate, 'a file compaction rewrote was removed by a concurrent commit');

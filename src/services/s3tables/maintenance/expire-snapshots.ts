@@ -38,7 +38,7 @@ export interface SnapshotSettings {
 }
 
 const ATTEMPTS = 4;
-const BATCH = 500;
+const BATCH = 100;
 
 /** The AWS failure that stops expiry on this table, if any. */
 export function unsupportedExpiry(metadata: TableMetadata): string | undefined {

@@ -32,7 +32,15 @@ export interface ReplaceCommit {
   written: string[];
 }
 
-export async function writeReplaceSnapshot(io: FileIO, metadata: TableMetadata, head: Snapshot, rewrite: Rewrite, commitId: string): Promise<ReplaceCommit> {
+/** Writes the manifests and manifest list of the replace snapshot; `step` is awaited between manifests. */
+export async function writeReplaceSnapshot(
+  io: FileIO,
+  metadata: TableMetadata,
+  head: Snapshot,
+  rewrite: Rewrite,
+  commitId: string,
+  step: () => Promise<void> = async () => {},
+): Promise<ReplaceCommit> {
   const formatVersion = metadata['format-version'];
   const snapshotId = newSnapshotId(metadata);
   const sequenceNumber = metadata['last-sequence-number'] + 1;
@@ -66,6 +74,7 @@ export async function writeReplaceSnapshot(io: FileIO, metadata: TableMetadata, 
     const live = decoded.entries.filter((e) => e.status !== 2);
     if (!live.some((e) => removed.has(e.data_file.file_path))) {
       kept.push(manifest);
+      await step();
       continue;
     }
     replaced++;
@@ -81,6 +90,7 @@ export async function writeReplaceSnapshot(io: FileIO, metadata: TableMetadata, 
     await io.write(location, bytes);
     written.push(location);
     kept.push({ manifest_path: location, manifest_length: bytes.length, ...summary });
+    await step();
   }
 
   const manifestList = `${dir}/snap-${snapshotId}-1-${commitId}.avro`;

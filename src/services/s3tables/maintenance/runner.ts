@@ -172,6 +172,7 @@ class Stopped extends Error {}
 async function runJob(env: JobEnv, job: JobType, fn: () => Promise<object | undefined>): Promise<JobReport> {
   const m = maintenanceRepo(env.ctx);
   m.markRunning(env.tableId, job, env.clock.now());
+  const started = performance.now();
   let report: JobReport;
   try {
     const detail = await fn();
@@ -197,5 +198,5 @@ async function runJob(env: JobEnv, job: JobType, fn: () => Promise<object | unde
   } else {
     m.deleteTableRows(env.tableId);
   }
-  return { ...report, lastRunTimestamp: new Date(at).toISOString() };
+  return { ...report, lastRunTimestamp: new Date(at).toISOString(), durationMs: Math.round(performance.now() - started) };
 }

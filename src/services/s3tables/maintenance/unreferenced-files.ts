@@ -33,7 +33,7 @@ export interface RemovalReport {
   noncurrentBytes: number;
 }
 
-const PAGE = 500;
+const PAGE = 200;
 
 class TableMoved extends Error {}
 
