@@ -24,6 +24,6 @@ export async function onStart(rt: Runtime): Promise<void> {
   }
   if (interval > 0) {
     const { startMaintenance } = await import('./maintenance/scheduler.js');
-    startMaintenance(rt, interval);
+    startMaintenance(rt, interval, interrupted > 0);
   }
 }

@@ -11,7 +11,7 @@ import { bucketArnOf, repo, requireBucketRow, requireTableByArn, tableArnOf, val
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 import { MaintenanceRepo } from '../../store/maintenance-repo.js';
-import { tableCommitted } from './maintenance/commit-hook.js';
+import { replicationChanged, tableCommitted } from './maintenance/commit-hook.js';
 
 /** `status` of Put*Replication: AWS leaves the values undocumented. */
 const PUT_STATUS = 'ACTIVE';
@@ -59,6 +59,7 @@ export function putTableBucketReplication(
   checkToken(b.replication_token, input.versionToken, true);
   const token = newVersionToken();
   repo(ctx).setBucketReplication(b, stored(input.configuration!), token);
+  replicationChanged(ctx.rt);
   return { versionToken: token, status: PUT_STATUS };
 }
 
@@ -78,6 +79,7 @@ export function deleteTableBucketReplication(ctx: Ctx, input: S3T.DeleteTableBuc
   if (!b.replication) throw s3tErrors.replicationNotFound();
   checkToken(b.replication_token, input.versionToken, false);
   repo(ctx).setBucketReplication(b, null, null);
+  replicationChanged(ctx.rt);
 }
 
 export function putTableReplication(ctx: Ctx, input: S3T.PutTableReplicationRequest): S3T.PutTableReplicationResponse {
@@ -87,6 +89,7 @@ export function putTableReplication(ctx: Ctx, input: S3T.PutTableReplicationRequ
   checkToken(repo(ctx).getTableConfig(t.id).replication_token, input.versionToken, true);
   const token = newVersionToken();
   repo(ctx).setTableReplication(t.id, stored(input.configuration!), token);
+  replicationChanged(ctx.rt);
   // Backfill at once where replication runs in the background (the schedule is on).
   tableCommitted(ctx.rt, t.id);
   return { versionToken: token, status: PUT_STATUS };
@@ -107,6 +110,7 @@ export function deleteTableReplication(ctx: Ctx, input: S3T.DeleteTableReplicati
   if (!config.replication) throw s3tErrors.replicationNotFound();
   checkToken(config.replication_token, input.versionToken, true);
   repo(ctx).setTableReplication(t.id, null, null);
+  replicationChanged(ctx.rt);
 }
 
 /**

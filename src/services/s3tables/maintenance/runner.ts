@@ -114,6 +114,8 @@ async function runTable(rt: Runtime, tableId: string, options: RunOptions): Prom
   const base = internalCtx(rt, '000000000000', 'us-east-1', 'maintenance');
   const row = repo(base).getTable(tableId);
   if (!row) return undefined;
+  // A pass over many tables costs nothing for those without metadata (and no replication to do).
+  if (options.scheduled && !row.metadata_location) return undefined;
   const ctx = internalCtx(rt, row.account, row.region, `maintenance-${tableId}`);
   const clock = clockOf(rt);
   const io = storeFileIO(ctx);

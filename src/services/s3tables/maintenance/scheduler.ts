@@ -7,7 +7,7 @@
  * job it interrupted runs again at the next pass. The runner is imported on the first pass.
  */
 import type { Runtime } from '../../../server/runtime.js';
-import { onTableCommitted } from './commit-hook.js';
+import { onTableCommitted, replicationConfigured } from './commit-hook.js';
 
 interface State {
   timer?: NodeJS.Timeout;
@@ -18,7 +18,8 @@ interface State {
 
 const states = new WeakMap<Runtime, State>();
 
-export function startMaintenance(rt: Runtime, intervalMs: number): void {
+/** Starts the schedule; the first pass comes soon when a crash interrupted jobs, else after one interval. */
+export function startMaintenance(rt: Runtime, intervalMs: number, interrupted = false): void {
   if (states.has(rt) || intervalMs <= 0) return;
   const state: State = { passRunning: false, replicating: new Set(), again: new Set() };
   states.set(rt, state);
@@ -28,10 +29,11 @@ export function startMaintenance(rt: Runtime, intervalMs: number): void {
     state.timer = setTimeout(tick, intervalMs);
     state.timer.unref();
   };
-  // The first pass soon after start-up: jobs a crash interrupted, tables that changed meanwhile.
-  state.timer = setTimeout(tick, Math.min(intervalMs, 1000));
+  state.timer = setTimeout(tick, interrupted ? Math.min(intervalMs, 1000) : intervalMs);
   state.timer.unref();
-  onTableCommitted(rt, (tableId) => scheduleReplication(rt, state, tableId));
+  onTableCommitted(rt, (tableId) => {
+    if (replicationConfigured(rt)) scheduleReplication(rt, state, tableId);
+  });
 }
 
 function schedulePass(rt: Runtime, state: State): void {
