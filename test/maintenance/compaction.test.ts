@@ -209,7 +209,7 @@ describe('compaction', () => {
       const written = await appendRows(io, table.metadata, batch);
       const [report] = await Promise.all([runMaintenance(t, table.arn), commitSnapshot(t, table, written.snapshot)]);
       all.push(...batch);
-      expect(['Successful', 'Failed']).toContain(jobsOf(report, table.arn).icebergCompaction.status);
+      expect(jobsOf(report, table.arn).icebergCompaction.status).toBe('Successful');
       table = await reload(io, s3t, table);
       expect(await icebirdRows(table)).toEqual([...all].sort(byId));
       expect(table.metadata.snapshots.some((s) => s['snapshot-id'] === written.snapshot['snapshot-id'])).toBe(true);

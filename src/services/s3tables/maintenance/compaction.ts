@@ -40,6 +40,8 @@ export interface CompactionReport {
   rewrittenBytes: number;
   addedBytes: number;
   snapshotId?: string;
+  /** Commits tried: more than one when commits landed meanwhile and the rewrite was re-validated. */
+  commitAttempts?: number;
   skipped?: string;
 }
 
@@ -92,7 +94,7 @@ export async function compactTable(env: JobEnv, settings: CompactionSettings): P
     const removedData = bins.flatMap((b) => b.files);
     const removedDeletes = danglingDeletes(data, removedData, deletes, plan);
     const rewrite: Rewrite = { added, removedData, removedDeletes, startSequence: head['sequence-number'] ?? 0 };
-    const snapshotId = await commitRewrite(env, rewrite, head['snapshot-id'], namer.commitId, written);
+    const { snapshotId, attempts } = await commitRewrite(env, rewrite, head['snapshot-id'], namer.commitId, written);
     return {
       ...report,
       rewrittenFiles: removedData.length,
@@ -101,6 +103,7 @@ export async function compactTable(env: JobEnv, settings: CompactionSettings): P
       rewrittenBytes: removedData.reduce((n, f) => n + f.file.file_size_in_bytes, 0),
       addedBytes: added.reduce((n, f) => n + f.file.file_size_in_bytes, 0),
       snapshotId: String(snapshotId),
+      commitAttempts: attempts,
     };
   } catch (err) {
     removeWritten(env, written);
@@ -162,7 +165,13 @@ function danglingDeletes(data: readonly LiveFile[], removed: readonly LiveFile[]
 }
 
 /** Commits the rewrite on the head it started from, or on a newer head it is still valid against. */
-async function commitRewrite(env: JobEnv, rewrite: Rewrite, startId: bigint, commitId: string, written: string[]): Promise<bigint> {
+async function commitRewrite(
+  env: JobEnv,
+  rewrite: Rewrite,
+  startId: bigint,
+  commitId: string,
+  written: string[],
+): Promise<{ snapshotId: bigint; attempts: number }> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const loaded = await loadTable(env);
     if (!loaded) throw new JobFailure(FAILURE.outOfDate, 'the table is gone');
@@ -186,7 +195,7 @@ async function commitRewrite(env: JobEnv, rewrite: Rewrite, startId: bigint, com
       const stale = written.filter((w) => !keep.has(w));
       written.length = 0;
       removeWritten(env, stale);
-      return snapshot['snapshot-id'];
+      return { snapshotId: snapshot['snapshot-id'], attempts: attempt };
     } catch (err) {
       if (!isConflict(err)) throw err;
     }

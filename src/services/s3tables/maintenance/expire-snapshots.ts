@@ -88,6 +88,8 @@ export interface ExpiryReport {
   expiredSnapshots: number;
   remainingSnapshots: number;
   noncurrentFiles: number;
+  /** Commits tried: more than one when commits landed meanwhile and the expiry was planned again. */
+  commitAttempts?: number;
 }
 
 export async function expireSnapshots(env: JobEnv, settings: SnapshotSettings): Promise<ExpiryReport | undefined> {
@@ -114,7 +116,7 @@ export async function expireSnapshots(env: JobEnv, settings: SnapshotSettings): 
     }
     const gone = new Set(expired);
     const noncurrent = await markExpiredOnly(env, row, metadata.snapshots.filter((s) => gone.has(s['snapshot-id'])), metadata, next, location);
-    return { expiredSnapshots: expired.length, remainingSnapshots: next.snapshots.length, noncurrentFiles: noncurrent };
+    return { expiredSnapshots: expired.length, remainingSnapshots: next.snapshots.length, noncurrentFiles: noncurrent, commitAttempts: attempt };
   }
   throw new JobFailure(FAILURE.outOfDate);
 }

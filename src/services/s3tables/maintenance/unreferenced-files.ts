@@ -31,6 +31,8 @@ export interface RemovalReport {
   /** Objects marked noncurrent by this run. */
   noncurrentFiles: number;
   noncurrentBytes: number;
+  /** How often a commit landing during the run made it compute the references again. */
+  replans: number;
 }
 
 const PAGE = 200;
@@ -41,7 +43,7 @@ export async function removeUnreferencedFiles(env: JobEnv, settings: RemovalSett
   let loaded = await loadTable(env);
   if (!loaded) return undefined;
   requireGcEnabled(loaded.metadata);
-  const report: RemovalReport = { deletedFiles: 0, deletedBytes: 0, noncurrentFiles: 0, noncurrentBytes: 0 };
+  const report: RemovalReport = { deletedFiles: 0, deletedBytes: 0, noncurrentFiles: 0, noncurrentBytes: 0, replans: 0 };
   const warehouse = warehouseOf(loaded.row);
   const now = env.clock.now();
 
@@ -85,6 +87,7 @@ export async function removeUnreferencedFiles(env: JobEnv, settings: RemovalSett
       if (!fresh) break;
       loaded = fresh;
       reach = await references(env, loaded);
+      report.replans++;
       continue;
     }
     after = page[page.length - 1]!.key;
