@@ -132,7 +132,9 @@ async function rewriteBin(
     bytes.set(f.file.file_path, await reading(() => env.io.read(f.file.file_path)));
     await yieldNow();
   }
-  const task: BinTask = { metadata, files: bin.files, deletes, bytes, binBytes: bin.bytes, strategy, order, settings };
+  // The worker needs schemas, specs, sort orders and properties, not the table's history.
+  const slim: TableMetadata = { ...metadata, snapshots: [], 'snapshot-log': [], 'metadata-log': [], refs: {}, statistics: [], 'partition-statistics': [] };
+  const task: BinTask = { metadata: slim, files: bin.files, deletes, bytes, binBytes: bin.bytes, strategy, order, settings };
   const outputs = await reading(() => rewriter.run(task));
   const spec = defaultSpec(metadata);
   const fields = partitioner(spec, schemaById(metadata, metadata['current-schema-id'])).fields;

@@ -9,6 +9,7 @@
 import type { FileIO } from '../../../iceberg/file-io.js';
 import { readManifest, readManifestList } from '../../../iceberg/manifests.js';
 import type { ManifestFile, Snapshot, TableMetadata } from '../../../iceberg/types.js';
+import { yieldNow } from './job-env.js';
 
 /** `bucket/key` of an S3 location, or undefined for anything else. */
 export function locationKey(location: string): string | undefined {
@@ -20,7 +21,7 @@ export function locationKey(location: string): string | undefined {
 export class ManifestCache {
   private readonly lists = new Map<string, ManifestFile[]>();
   private readonly content = new Map<string, string[]>();
-  /** Files decoded so far (a run yields to other work every few). */
+  /** Files decoded so far (the run yields to requests between them, time-sliced). */
   decoded = 0;
 
   constructor(private readonly io: FileIO) {}
@@ -48,7 +49,8 @@ export class ManifestCache {
   }
 
   private async tick(): Promise<void> {
-    if (++this.decoded % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+    this.decoded++;
+    await yieldNow();
   }
 }
 
