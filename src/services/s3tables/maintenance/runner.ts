@@ -186,7 +186,7 @@ async function runJob(env: JobEnv, job: JobType, fn: () => Promise<object | unde
     report = { status: 'Successful', ...detail };
   } catch (err) {
     // Left marked running: the next start (or pass) runs it again.
-    if (err instanceof Stopped || !env.ctx.rt.meta.db.open) return { status: 'Not_Yet_Run', reason: 'the server stopped' };
+    if (err instanceof Stopped || env.stopping() || !env.ctx.rt.meta.db.open) return { status: 'Not_Yet_Run', reason: 'the server stopped' };
     if (err instanceof JobFailure) {
       report = { status: 'Failed', failureMessage: err.message, ...(err.why ? { reason: err.why } : {}) };
     } else {
