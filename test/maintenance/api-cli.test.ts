@@ -1,8 +1,9 @@
 /**
  * The clock and the trigger from the outside: the in-process API (`advanceClock`, `runMaintenance`
- * of `startOvercast()`, whose in-memory server runs no maintenance by itself) and the `overcast
- * clock` / `overcast maintenance run` commands against a running server, including their refusals
- * of bad input.
+ * of `startOvercast()`, whose in-memory server runs no maintenance by itself), a server with the
+ * schedule on running due jobs by itself (and only when due), and the `overcast clock` /
+ * `overcast maintenance run` commands against a running server, including their refusals of bad
+ * input.
  */
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -12,7 +13,8 @@ import { GetTableMaintenanceJobStatusCommand, S3TablesClient } from '@aws-sdk/cl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOvercast, type Overcast } from '../../src/index.js';
 import { s3FileIO } from '../helpers/s3-file-io.js';
-import type { TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually } from '../s3tables/helpers.js';
 import { reload, tableWithData } from './helpers.js';
 
 const run = promisify(execFile);
@@ -59,6 +61,32 @@ describe('in-process API', () => {
     await expect(overcast.advanceClock(0)).rejects.toThrow(/Invalid duration/);
     await expect(overcast.runMaintenance({ tableArn: 'arn:nope' })).rejects.toThrow(/Invalid table ARN/);
     expect((await overcast.runMaintenance({ tableArn: `${table.id.tableBucketARN}/table/00000000-0000-4000-8000-000000000000` })).tables).toEqual([]);
+  });
+});
+
+describe('the schedule', () => {
+  it('runs the jobs that are due by itself, and not again until they are due', async () => {
+    const s = await startTestServer({ maintenanceIntervalMs: 150 });
+    try {
+      const client = new S3TablesClient({ ...s.clientConfig, maxAttempts: 1 });
+      const io = s3FileIO(s);
+      let { table } = await tableWithData(s, io, client, { appends: 3, compaction: false });
+      const status = async () => (await client.send(new GetTableMaintenanceJobStatusCommand(table.id))).status!;
+      expect(await eventually(async () => (await status()).icebergSnapshotManagement?.status === 'Successful')).toBe(true);
+      const first = (await status()).icebergSnapshotManagement!.lastRunTimestamp!.getTime();
+      // Snapshot management is due once a day of Overcast time: a few passes later it has not run again.
+      await new Promise((r) => setTimeout(r, 600));
+      expect((await status()).icebergSnapshotManagement!.lastRunTimestamp!.getTime()).toBe(first);
+      expect((await reload(io, client, table)).metadata.snapshots).toHaveLength(3);
+      // A day and more later it is due, and the old snapshots go.
+      const res = await fetch(`${s.endpoint}/_overcast/clock`, { method: 'POST', body: JSON.stringify({ advance: '6d' }) });
+      expect(res.status).toBe(200);
+      expect(await eventually(async () => (await reload(io, client, table)).metadata.snapshots.length === 1)).toBe(true);
+      table = await reload(io, client, table);
+      expect((await status()).icebergSnapshotManagement!.lastRunTimestamp!.getTime()).toBeGreaterThan(first + 5 * 86_400_000);
+    } finally {
+      await s.stop();
+    }
   });
 });
 
