@@ -1,9 +1,10 @@
 /**
  * The HTTP front: one fastify instance with a single catch-all route answered in its onRequest
  * hook, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
- * (health, reset, metrics, the clock and table maintenance), and everything else handed to the dispatcher as a framework-neutral
- * WireRequest. Errors outside the codecs (a malformed URL, a header section too large, an uncaught
- * failure) are answered in the shape of the service the request names (early-errors.ts).
+ * (health, reset, metrics, the clock and table maintenance), and everything else handed to the
+ * dispatcher as a framework-neutral WireRequest. Errors outside the codecs (a malformed URL, a
+ * header section too large, an uncaught failure) are answered in the shape of the service the
+ * request names (early-errors.ts).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
