@@ -41,6 +41,12 @@ export interface StartOvercastOptions {
    * lightest start. Default true.
    */
   warm?: boolean;
+  /**
+   * Table maintenance schedule: milliseconds or a duration (`10m`) between background passes, `0`
+   * or `'off'` for none. Default: off in memory (run it with `runMaintenance()`), every 5 minutes
+   * with a `dataDir`.
+   */
+  maintenanceInterval?: number | string;
 }
 
 /** Settings for any `@aws-sdk/*` client constructor: `new S3TablesClient(overcast.clientConfig)`. */
@@ -155,6 +161,48 @@ export class DeployStackError extends Error {
   }
 }
 
+/** What one maintenance job did in a run (its documented fields plus what it counted). */
+export interface MaintenanceJobReport {
+  /** `Not_Due`: a scheduled pass skipped it. */
+  status: 'Successful' | 'Failed' | 'Disabled' | 'Not_Yet_Run' | 'Not_Due';
+  /** AWS's failure message, for `Failed`. */
+  failureMessage?: string;
+  /** Overcast's clock when the job ended. */
+  lastRunTimestamp?: string;
+  /** How long the job took (wall-clock milliseconds). */
+  durationMs?: number;
+  /** Counts and details: expiredSnapshots, noncurrentFiles, deletedFiles, rewrittenFiles, addedFiles, … */
+  [detail: string]: unknown;
+}
+
+/** What replication did for one destination in a run. */
+export interface ReplicationDestinationReport {
+  destinationTableBucketArn: string;
+  status: 'pending' | 'completed' | 'failed';
+  destinationTableArn?: string;
+  /** Source metadata versions applied to the replica by this run. */
+  replicatedUpdates?: number;
+  copiedFiles?: number;
+  failureMessage?: string;
+}
+
+/** One table of a maintenance run. */
+export interface MaintenanceTableReport {
+  tableArn: string;
+  namespace: string;
+  name: string;
+  jobs: Record<'icebergCompaction' | 'icebergSnapshotManagement' | 'icebergUnreferencedFileRemoval', MaintenanceJobReport>;
+  replication?: ReplicationDestinationReport[];
+}
+
+/** What {@link Overcast.runMaintenance} (and `POST /_overcast/maintenance/run`) answers. */
+export interface MaintenanceRunReport {
+  /** Overcast's clock at the start and the end of the run (ISO 8601). */
+  startedAt: string;
+  finishedAt: string;
+  tables: MaintenanceTableReport[];
+}
+
 /** A running in-process Overcast, returned by {@link startOvercast}. */
 export interface Overcast {
   /** Base URL of the server, e.g. `http://127.0.0.1:39123`. */
@@ -183,6 +231,18 @@ export interface Overcast {
    * Rejects with a {@link DeployStackError} when it ends `DELETE_FAILED`.
    */
   deleteStack(stackName: string, options?: { timeoutMs?: number }): Promise<void>;
+  /**
+   * Moves Overcast's clock forward (a duration such as `'72h'`, `'10d'`, `'1d12h'`, or
+   * milliseconds) for every age-based maintenance rule: snapshot age, unreferenced and noncurrent
+   * days. Resolves with the clock's new time and its offset from the wall clock.
+   */
+  advanceClock(duration: string | number): Promise<{ now: Date; offsetMs: number }>;
+  /**
+   * Runs every enabled table maintenance job now — compaction, snapshot management, unreferenced
+   * file removal, then replication — for every table, or for `tableArn` only, and resolves with
+   * what each did.
+   */
+  runMaintenance(options?: { tableArn?: string }): Promise<MaintenanceRunReport>;
   /** Wipes all state (stacks, buckets, tables, parameters) while the server keeps running. */
   reset(): Promise<void>;
   /** Stops the server after finishing background work. Idempotent. */

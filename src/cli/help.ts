@@ -26,6 +26,9 @@ Options:
                                                   (env OVERCAST_ICEBERG_PERMISSIVE=1)
   --iceberg-exact     leave Overcast's s3.* settings out of the catalog's LoadTable answers
                                                   (env OVERCAST_ICEBERG_EXACT=1)
+  --maintenance-interval DURATION|off
+                      how often table maintenance runs (env OVERCAST_MAINTENANCE_INTERVAL;
+                      default 5m with a data directory, off in memory)
   -h, --help          show this help
 
 Stop it with Ctrl-C. Wipe its state with \`overcast reset\` (while it runs) or by deleting the
@@ -88,7 +91,36 @@ Options:
   -h, --help   show this help
 `;
 
-export const COMMAND_HELP: Record<string, string> = { start: START, env: ENV, deploy: DEPLOY, destroy: DESTROY, stacks: STACKS, reset: RESET };
+const CLOCK = `Usage: overcast clock [advance DURATION]
+
+Shows the clock of a running Overcast (AWS_ENDPOINT_URL, default http://127.0.0.1:4566), or
+moves it forward for every age-based table maintenance rule. DURATION: 72h, 10d, 1d12h, 90m, 30s.
+
+Options:
+  -h, --help   show this help
+`;
+
+const MAINTENANCE = `Usage: overcast maintenance run [--table TABLE_ARN] [--json]
+
+Runs every enabled table maintenance job of a running Overcast now (compaction, snapshot
+management, unreferenced file removal, then replication) and shows what each did.
+
+Options:
+  --table ARN  only this table
+  --json       the whole report as JSON
+  -h, --help   show this help
+`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  start: START,
+  env: ENV,
+  deploy: DEPLOY,
+  destroy: DESTROY,
+  stacks: STACKS,
+  reset: RESET,
+  clock: CLOCK,
+  maintenance: MAINTENANCE,
+};
 
 export const HELP = `overcast ${VERSION} — local Amazon S3 Tables, S3 and CloudFormation on one port
 
@@ -105,6 +137,9 @@ Commands:
   destroy NAME       delete a stack, showing its events
   stacks             list stacks and their statuses
   reset              wipe all state of the running server
+  clock [advance DURATION]
+                     show Overcast's clock, or move it forward for maintenance rules
+  maintenance run    run every enabled table maintenance job now
 
 Options:
   -h, --help         show this help; \`overcast <command> --help\` for a command's options

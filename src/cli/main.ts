@@ -46,6 +46,10 @@ export async function main(argv: string[]): Promise<void> {
       return (await import('./stacks.js')).stacks(rest);
     case 'reset':
       return (await import('./reset.js')).reset(rest);
+    case 'clock':
+      return (await import('./clock.js')).clock(rest);
+    case 'maintenance':
+      return (await import('./maintenance.js')).maintenance(rest);
     default:
       process.stderr.write(`overcast: unknown command '${command}'. Commands: ${Object.keys(COMMAND_HELP).join(', ')}. See: overcast --help\n`);
       process.exitCode = 2;

@@ -10,7 +10,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { configFromEnv, DEFAULT_HOST, DEFAULT_PORT, type OvercastConfig } from '../config.js';
+import { configFromEnv, DEFAULT_HOST, DEFAULT_PORT, parseInterval, type OvercastConfig } from '../config.js';
 import { createLogger, isLogFormat, isLogLevel } from '../log.js';
 import { startServer } from '../server/server.js';
 import { VERSION } from '../version.js';
@@ -28,6 +28,7 @@ const OPTIONS = {
   'strict-resources': { type: 'boolean' },
   'iceberg-exact': { type: 'boolean' },
   'iceberg-permissive': { type: 'boolean' },
+  'maintenance-interval': { type: 'string' },
 } as const;
 
 export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): OvercastConfig {
@@ -57,6 +58,11 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (values['strict-resources']) config.strictResources = true;
   if (values['iceberg-exact']) config.icebergS3Config = false;
   if (values['iceberg-permissive']) config.icebergPermissive = true;
+  if (values['maintenance-interval'] !== undefined) {
+    const ms = parseInterval(values['maintenance-interval']);
+    if (ms === undefined) throw new Error(`invalid --maintenance-interval '${values['maintenance-interval']}': a duration such as 10m, or off`);
+    config.maintenanceIntervalMs = ms;
+  }
   return config;
 }
 

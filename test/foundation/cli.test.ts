@@ -56,7 +56,7 @@ describe('overcast CLI', () => {
   it('fails on an unknown command with exit code 2 and one line naming the commands', async () => {
     await expect(run(process.execPath, [BIN, 'frobnicate'])).rejects.toMatchObject({
       code: 2,
-      stderr: "overcast: unknown command 'frobnicate'. Commands: start, env, deploy, destroy, stacks, reset. See: overcast --help\n",
+      stderr: "overcast: unknown command 'frobnicate'. Commands: start, env, deploy, destroy, stacks, reset, clock, maintenance. See: overcast --help\n",
     });
   });
 
@@ -68,6 +68,8 @@ describe('overcast CLI', () => {
       destroy: ['Usage: overcast destroy NAME'],
       stacks: ['Usage: overcast stacks [--all]'],
       reset: ['Usage: overcast reset'],
+      clock: ['Usage: overcast clock [advance DURATION]'],
+      maintenance: ['Usage: overcast maintenance run', '--table'],
     };
     for (const [command, words] of Object.entries(pages)) {
       const flag = command === 'deploy' ? '-h' : '--help';
