@@ -20,7 +20,8 @@ export class BackgroundTasks {
   /**
    * Runs `task` after the current request; failures are logged, never thrown at the caller. Each
    * task is an event of the log (`job`): its name, and its outcome when it returns a string (a
-   * stack operation returns the status it ended in).
+   * stack operation returns the status it ended in); one that returns `null` did nothing worth a
+   * line (a scheduled pass that found no work).
    */
   spawn(name: string, task: () => Promise<unknown> | unknown): Promise<void> {
     const p = new Promise<void>((resolve) => {
@@ -36,7 +37,7 @@ export class BackgroundTasks {
         }
         const ms = performance.now() - started;
         this.busyMs += ms;
-        if (!failed && this.log.enabled('info')) {
+        if (!failed && outcome !== null && this.log.enabled('info')) {
           const fields = { job: name, ms: Math.round(ms * 100) / 100, ...(typeof outcome === 'string' ? { outcome } : {}) };
           this.log.event('job', typeof outcome === 'string' ? `${name} → ${outcome}` : `${name} done`, fields);
         }
