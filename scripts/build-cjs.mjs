@@ -27,10 +27,11 @@ writeIfChanged(
 // The CommonJS form of src/package-root.ts (written by scripts/build-cjs.mjs): dist/cjs/ is two
 // folders below the package's root.
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.PACKAGE_ROOT = void 0;
+exports.MODULE_ROOT = exports.PACKAGE_ROOT = void 0;
 exports.packagePath = packagePath;
 const node_path_1 = require("node:path");
 exports.PACKAGE_ROOT = (0, node_path_1.join)(__dirname, '..', '..');
+exports.MODULE_ROOT = __dirname;
 function packagePath(...segments) {
     return (0, node_path_1.join)(exports.PACKAGE_ROOT, ...segments);
 }

@@ -12,6 +12,9 @@ const here: string = fileURLToPath(import.meta.url);
 
 export const PACKAGE_ROOT: string = join(dirname(here), '..');
 
+/** The folder of the running build's modules: `dist/`, `dist/cjs/`, or `src/` when run from sources. */
+export const MODULE_ROOT: string = dirname(here);
+
 /** A path inside the package, e.g. `packagePath('models', 's3.json')`. */
 export function packagePath(...segments: string[]): string {
   return join(PACKAGE_ROOT, ...segments);
