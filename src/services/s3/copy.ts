@@ -23,7 +23,8 @@ import {
 } from './conditions.js';
 import { s3Errors } from './errors.js';
 import { commitBlobs, ingest, segmentsOf } from './ingest.js';
-import { ARCHIVED, encryptionHeaders, metaFromInput, parseTaggingHeader, storageClassOf, type ObjectMeta } from './object-meta.js';
+import { ARCHIVED, encryptionHeaders, metaFromInput, storageClassOf, type ObjectMeta } from './object-meta.js';
+import { parseTaggingHeader } from './tag-set.js';
 
 export interface CopySource {
   bucket: string;
