@@ -15,7 +15,8 @@ import {
   scopeFromAuthorization,
   scopeFromCredentialParam,
 } from '../wire/sigv4.js';
-import { serviceForSigningName, type ServiceDefinition, type ServiceRoutes } from '../services/registry.js';
+import { SERVICES, serviceForSigningName, type ServiceDefinition } from '../services/registry.js';
+import type { ServiceRoutes } from '../services/service-routes.js';
 import { partitionOf, type Ctx, type Runtime } from './runtime.js';
 
 export interface Identity {
@@ -84,7 +85,7 @@ export class Dispatcher {
     const requestId = randomUUID();
     const who = identify(req);
     const service = serviceForSigningName(who.service);
-    if (!service) return unroutable(serviceNotEmulated(who.service), requestId, req);
+    if (!service) return unroutable(serviceNotEmulated(who.service, SERVICES.map((s) => s.signingName)), requestId, req);
     const routes = await this.routesOf(service);
     const ctx: Ctx = {
       rt: this.rt,

@@ -3,19 +3,9 @@
  * for its routes module (codec + operation handlers), imported on the service's first request so
  * start-up stays light.
  */
-import type { Codec } from '../wire/codec.js';
-import type { Ctx, Runtime } from '../server/runtime.js';
+import type { ServiceRoutes } from './service-routes.js';
+import type { Runtime } from '../server/runtime.js';
 import type { ServiceId } from '../model/service-model.js';
-
-/** An operation handler: the provider function behind one API operation. */
-export type Handler = (ctx: Ctx, input: any) => unknown | Promise<unknown>;
-
-export interface ServiceRoutes {
-  codec: Codec;
-  handlers: Partial<Record<string, Handler>>;
-  /** Code of the protocol's internal error (S3: InternalError, CloudFormation: InternalFailure…). */
-  internalErrorCode: string;
-}
 
 export interface ServiceDefinition {
   id: ServiceId;

@@ -16,7 +16,7 @@ import { restXmlCodec } from '../../wire/rest-xml.js';
 import { matchRoute, splitRawPath } from '../../wire/rest-routes.js';
 import { XML_DECLARATION, escapeXml } from '../../wire/xml.js';
 import type { Ctx } from '../../server/runtime.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
+import type { Handler, ServiceRoutes } from '../service-routes.js';
 import { decodeAwsChunked, isAwsChunked } from './aws-chunked.js';
 import { checksumOf, isAlgorithm, parseContentMd5 } from './checksums.js';
 import { corsResponseHeaders, preflightCors } from './cors.js';

@@ -8,7 +8,7 @@ import { validationMessage } from '../../model/validate.js';
 import { AwsError } from '../../wire/errors.js';
 import { safeDecode, type WireRequest } from '../../wire/http.js';
 import { restJsonCodec } from '../../wire/rest-json.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
+import type { Handler, ServiceRoutes } from '../service-routes.js';
 import * as provider from './provider.js';
 
 /**

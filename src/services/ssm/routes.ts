@@ -4,7 +4,7 @@
  */
 import { serviceModel } from '../../model/service-model.js';
 import { jsonRpcCodec } from '../../wire/json-rpc.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
+import type { Handler, ServiceRoutes } from '../service-routes.js';
 import * as listing from './listing.js';
 import * as ssm from './provider.js';
 

@@ -4,7 +4,7 @@
  */
 import { serviceModel } from '../../model/service-model.js';
 import { queryCodec } from '../../wire/query.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
+import type { Handler, ServiceRoutes } from '../service-routes.js';
 import * as sts from './provider.js';
 
 const codec = queryCodec(() => serviceModel('sts'));
