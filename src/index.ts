@@ -82,7 +82,7 @@ function loadEngine(): Promise<Engine> {
 /** Everything a first deploy and the first SDK requests would otherwise load on demand (in sequence, see loadEngine). */
 async function warmUp(): Promise<void> {
   await loadEngine();
-  const { resourceType } = await import('./services/cloudformation/spec.js');
+  const { resourceType } = await import('./services/cloudformation/spec/resource-types.js');
   const { serviceModel } = await import('./model/service-model.js');
   const { SERVICES } = await import('./services/registry.js');
   resourceType('AWS::S3Tables::TableBucket');

@@ -9,18 +9,18 @@
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
 import type { ChangeSetRow, StackRow } from '../../store/cloudformation-repo.js';
-import { cfnErrors, checkInput, NO_CHANGES_REASON, validation } from './errors.js';
+import { cfnErrors, checkInput, NO_CHANGES_REASON, validation } from './requests/errors.js';
 import { computeChanges } from './engine/changes.js';
 import { EventLog } from './engine/events.js';
 import { settled } from './engine/operation.js';
 import { toChange, type ResourcePlan } from './engine/plan.js';
 import { loadEngine, newJournal, prepareDeployment, startCreate, startUpdate } from './engine/start.js';
-import { parameterInputs, sameSettings, tagsOf } from './inputs.js';
-import { decodeToken, encodeToken, findStack, isNumberCursor } from './lookup.js';
-import { changeSetArn, checkChangeSetName, checkStackName, isArn } from './naming.js';
-import { parameterShape } from './shapes.js';
-import { cfnRepo, emptyStackData, stackData, UPDATABLE, type StackData, type StoredParameter } from './state.js';
-import { templateText } from './template-source.js';
+import { parameterInputs, sameSettings, tagsOf } from './requests/inputs.js';
+import { decodeToken, encodeToken, findStack, isNumberCursor } from './requests/lookup.js';
+import { changeSetArn, checkChangeSetName, checkStackName, isArn } from './engine/arns.js';
+import { parameterShape } from './requests/shapes.js';
+import { cfnRepo, emptyStackData, stackData, UPDATABLE, type StackData, type StoredParameter } from './engine/state.js';
+import { templateText } from './engine/template-source.js';
 
 interface ChangeSetData {
   type: 'CREATE' | 'UPDATE';
@@ -96,7 +96,7 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
     repo.deleteChangeSet(clash.id);
   }
   await loadEngine();
-  const stackId = stack?.id ?? (await import('./naming.js')).stackArn(ctx, stackName);
+  const stackId = stack?.id ?? (await import('./engine/arns.js')).stackArn(ctx, stackName);
   const before = stack && stack.status !== 'REVIEW_IN_PROGRESS' ? stackData(stack) : undefined;
   const settings: Omit<StackData, 'parameters' | 'outputs'> = {
     ...(before ?? emptyStackData()),

@@ -6,16 +6,16 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { cfnErrors, checkInput, validation } from './errors.js';
+import { cfnErrors, checkInput, validation } from './requests/errors.js';
 import { newJournal, loadEngine, prepareDeployment, startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';
 import { requestCancel } from './engine/deploy.js';
 import { EventLog } from './engine/events.js';
 import { settled } from './engine/operation.js';
-import { findStack, requireLiveStack } from './lookup.js';
-import { checkStackName, stackArn } from './naming.js';
-import { cfnRepo, emptyStackData, stackData, UPDATABLE, type StackData } from './state.js';
-import { templateText } from './template-source.js';
-import { parameterInputs, sameSettings, stackPolicyText, tagsOf } from './inputs.js';
+import { findStack, requireLiveStack } from './requests/lookup.js';
+import { checkStackName, stackArn } from './engine/arns.js';
+import { cfnRepo, emptyStackData, stackData, UPDATABLE, type StackData } from './engine/state.js';
+import { templateText } from './engine/template-source.js';
+import { parameterInputs, sameSettings, stackPolicyText, tagsOf } from './requests/inputs.js';
 
 export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promise<CFN.CreateStackOutput> {
   checkInput('CreateStack', input);

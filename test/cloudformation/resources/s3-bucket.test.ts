@@ -21,7 +21,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
+import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
 import type { ResolvedProperties } from '../../../src/services/cloudformation/resources/types.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { rejection, resourceContext } from './context.js';

@@ -26,7 +26,7 @@ import {
   type IcebergMetadata,
 } from '@aws-sdk/client-s3tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
+import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
 import type { ResolvedProperties, ResourceState } from '../../../src/services/cloudformation/resources/types.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { rejection, resourceContext } from './context.js';

@@ -5,7 +5,7 @@
  */
 import { GetParameterCommand, ListTagsForResourceCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
+import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { rejection, resourceContext } from './context.js';
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
+import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
 import type { ResolvedProperties } from '../../../src/services/cloudformation/resources/types.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { ACCOUNT, rejection, resourceContext } from './context.js';

@@ -7,7 +7,7 @@
  */
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import type { Ctx } from '../../../server/runtime.js';
-import { cfnRepo, stackData, versionOf, type ResourceVersion } from '../state.js';
+import { cfnRepo, stackData, versionOf, type ResourceVersion } from './state.js';
 import type { Deployment } from './deploy.js';
 import { dynamicCauses, planningScope, planResource, type ResourcePlan } from './plan.js';
 import { stackTagsFor } from './stack-tags.js';

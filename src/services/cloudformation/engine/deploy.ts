@@ -9,9 +9,9 @@
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { PreparedResource, ResolveScope } from '../template/types.js';
-import { resourceType } from '../spec.js';
-import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from '../state.js';
-import { deleteInOrder, type DeleteItem } from './deletion.js';
+import { resourceType } from '../spec/resource-types.js';
+import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from './state.js';
+import { deleteInOrder, type DeleteItem } from './delete-resources.js';
 import {
   dropResource,
   loadResources,
@@ -26,7 +26,7 @@ import {
 } from './operation.js';
 import { planResource, sameValue } from './plan.js';
 import { createResource, failureReason, ResourceError, storedReason, updateResource } from './resource-calls.js';
-import { runGraph } from './graph.js';
+import { runGraph } from './run-graph.js';
 import { stackTagsFor } from './stack-tags.js';
 import { turnTransaction } from './turn-transaction.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';

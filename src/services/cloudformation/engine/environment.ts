@@ -6,7 +6,7 @@
  */
 import type { Ctx } from '../../../server/runtime.js';
 import type { PrepareEnvironment, PseudoParameters } from '../template/types.js';
-import { cfnRepo } from '../state.js';
+import { cfnRepo } from './state.js';
 
 let ssm: typeof import('../../ssm/provider.js') | undefined;
 

@@ -5,7 +5,7 @@
  * `Export X cannot be updated as it is in use by Y`, `Export X cannot be deleted as it is in use
  * by A and B`.
  */
-import type { StoredOutput } from '../state.js';
+import type { StoredOutput } from './state.js';
 import type { Op } from './operation.js';
 import { ResourceError } from './resource-calls.js';
 

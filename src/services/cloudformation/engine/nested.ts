@@ -11,15 +11,15 @@ import { randomUUID } from 'node:crypto';
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import type { ParameterInput } from '../template/types.js';
 import { ResourceFailure, type ResourceContext, type ResourceState } from '../resources/types.js';
-import { randomSuffix } from '../naming.js';
-import { cfnRepo, stackData, type OperationJournal, type StackData } from '../state.js';
-import { fetchTemplateUrl } from '../template-source.js';
+import { randomSuffix } from './arns.js';
+import { cfnRepo, stackData, type OperationJournal, type StackData } from './state.js';
+import { fetchTemplateUrl } from './template-source.js';
 import { hasChanges } from './changes.js';
-import { runDelete } from './delete.js';
+import { runDelete } from './delete-stack.js';
 import { runDeploy, type Deployment } from './deploy.js';
 import { EventLog } from './events.js';
 import { enqueue, guarded, openOp, setStackStatus } from './operation.js';
-import { sameSettings } from '../inputs.js';
+import { sameSettings } from '../requests/inputs.js';
 import { loadEngine, newJournal, prepareDeployment } from './start.js';
 
 function parameterInputs(value: unknown): ParameterInput[] {
@@ -113,7 +113,7 @@ export async function createNestedStack(rc: ResourceContext, props: Record<strin
   const parent = parentOf(rc);
   const text = await template(rc, props);
   const name = `${rc.stackName}-${rc.logicalId}`.slice(0, 115) + `-${randomSuffix(12)}`;
-  const { stackArn } = await import('../naming.js');
+  const { stackArn } = await import('./arns.js');
   const id = stackArn(rc.ctx, name);
   const d = deployment(rc, { id, name }, text, props, parent);
   const repo = cfnRepo(rc.ctx);

@@ -23,7 +23,7 @@ import {
   type OperationJournal,
   type PendingChange,
   type ResourceVersion,
-} from '../state.js';
+} from './state.js';
 import { EventLog, type EventInput } from './events.js';
 import type { CallTarget } from './resource-calls.js';
 

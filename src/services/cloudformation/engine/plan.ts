@@ -9,9 +9,9 @@
  * `Dynamic` gives `Replacement: Conditional`, as AWS reports it (reference §2.5, §6).
  */
 import type { Change, ResourceChangeDetail, Tag } from '@aws-sdk/client-cloudformation';
-import { replacementOf, resourceType } from '../spec.js';
+import { replacementOf, resourceType } from '../spec/resource-types.js';
 import type { PreparedResource, ResolveScope } from '../template/types.js';
-import type { ResourceVersion, StoredParameter } from '../state.js';
+import type { ResourceVersion, StoredParameter } from './state.js';
 import { mergeTags } from './stack-tags.js';
 
 const MARK = '\u0000overcast-dynamic:';

@@ -6,7 +6,7 @@
  */
 import type { Runtime } from '../../../server/runtime.js';
 import type { StackSummaryRow } from '../../../store/cloudformation-repo.js';
-import { runDelete } from './delete.js';
+import { runDelete } from './delete-stack.js';
 import { runCleanup } from './deploy.js';
 import { guarded, openOp, setStackStatus } from './operation.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
@@ -29,7 +29,7 @@ export async function recoverStacks(rt: Runtime, stuck: StackSummaryRow[]): Prom
   const byId = new Map(stuck.map((s) => [s.id, s]));
   const ordered = [...stuck].sort((a, b) => depth(b, byId) - depth(a, byId));
   for (const summary of ordered) {
-    const { cfnRepo } = await import('../state.js');
+    const { cfnRepo } = await import('./state.js');
     const row = cfnRepo({ rt }).getStack(summary.id);
     if (!row) continue;
     const op = openOp(rt, row);

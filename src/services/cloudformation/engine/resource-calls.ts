@@ -11,17 +11,17 @@ import { randomUUID } from 'node:crypto';
 import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../../server/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
-import { generatedName } from '../naming.js';
+import { generatedName } from './arns.js';
 import { ResourceFailure, type ResourceContext, type ResourceProvider, type ResourceState } from '../resources/types.js';
 import { providerProperties } from './stack-tags.js';
 
 export class ResourceError extends Error {}
 
-type Registry = typeof import('../resources/index.js');
+type Registry = typeof import('../resources/registry.js');
 let registry: Registry | undefined;
 
 export async function loadRegistry(): Promise<Registry> {
-  registry ??= await import('../resources/index.js');
+  registry ??= await import('../resources/registry.js');
   return registry;
 }
 

@@ -13,7 +13,7 @@ import type {
   ResolveScope,
   TemplateDoc,
 } from '../template/types.js';
-import type { StoredOutput, StoredParameter } from '../state.js';
+import type { StoredOutput, StoredParameter } from './state.js';
 
 type TemplateModule = typeof Template;
 let mod: TemplateModule | undefined;

@@ -25,9 +25,9 @@ export {
   resourceDeclarations,
   type CapabilityRequirement,
 } from './summary.js';
-export { attributeAllowed } from './validate.js';
+export { attributeAllowed } from './structure.js';
 export { declaredTransforms, usesLanguageExtensions, LANGUAGE_EXTENSIONS } from './language-extensions.js';
-export { referencedIds, dependencyEdges, topologicalOrder } from './graph.js';
+export { referencedIds, dependencyEdges, topologicalOrder } from './dependencies.js';
 export { parameterKind, type PreviousParameters } from './parameters.js';
 export { cidrSubnets } from './cidr.js';
 export { pseudoParametersFor } from './pseudo.js';

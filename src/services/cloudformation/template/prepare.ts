@@ -8,7 +8,7 @@
  */
 import { evaluateConditions } from './conditions.js';
 import { unresolvedDependencies } from './errors.js';
-import { dependencyEdges, dependsOnList, referencedIds, referencingParts, topologicalOrder } from './graph.js';
+import { dependencyEdges, dependsOnList, referencedIds, referencingParts, topologicalOrder } from './dependencies.js';
 import { resolveRaw, STATIC_SCOPE } from './intrinsics.js';
 import { applyLanguageExtensions, usesLanguageExtensions } from './language-extensions.js';
 import { parameterRefValues, resolveParameters, validateParameterDeclarations, type PreviousParameters } from './parameters.js';
@@ -24,7 +24,7 @@ import type {
   ResolvedParameter,
   TemplateDoc,
 } from './types.js';
-import { DELETION_POLICIES, UPDATE_REPLACE_POLICIES, validateStructure, validateTopLevel } from './validate.js';
+import { DELETION_POLICIES, UPDATE_REPLACE_POLICIES, validateStructure, validateTopLevel } from './structure.js';
 import { intrinsicName, isObject, scalarString } from './values.js';
 
 function mappingsOf(doc: TemplateDoc): ResolveContext['mappings'] {

@@ -63,7 +63,7 @@ const defs = new Map<string, TypeDefinitionInfo | undefined>();
 
 function source(): string {
   if (text === undefined) {
-    const url = new URL('../../../models/cfn-spec.json', import.meta.url);
+    const url = new URL('../../../../models/cfn-spec.json', import.meta.url);
     text = readFileSync(url, 'utf8');
     defsAt = text.indexOf('"defs":{');
   }

@@ -3,7 +3,7 @@
  * stacks synthesized by the CDK deploy unchanged.
  */
 import { randomUUID } from 'node:crypto';
-import type { ResourceProvider } from './types.js';
+import type { ResourceProvider } from '../types.js';
 
 export const cdkMetadata: ResourceProvider = {
   type: 'AWS::CDK::Metadata',

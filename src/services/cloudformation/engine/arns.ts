@@ -4,8 +4,8 @@
  * resources whose name property is omitted (`<stack>-<LogicalId>-<RANDOM>`).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Ctx } from '../../server/runtime.js';
-import { AwsError } from '../../wire/errors.js';
+import type { Ctx } from '../../../server/runtime.js';
+import { AwsError } from '../../../wire/errors.js';
 
 export function stackArn(ctx: Pick<Ctx, 'partition' | 'region' | 'account'>, name: string): string {
   return `arn:${ctx.partition}:cloudformation:${ctx.region}:${ctx.account}:stack/${name}/${randomUUID()}`;

@@ -7,7 +7,7 @@
  * strings where the schema wants numbers or booleans (templates carry `"5"` and `"true"`), and
  * numbers and booleans where it wants strings.
  */
-import { resourceType, typeDefinition, type PropertyInfo, type TypeSig } from '../spec.js';
+import { resourceType, typeDefinition, type PropertyInfo, type TypeSig } from '../spec/resource-types.js';
 import { ResourceFailure, type ResolvedProperties } from './types.js';
 
 function foundType(v: unknown): string {

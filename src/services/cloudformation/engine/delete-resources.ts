@@ -5,8 +5,8 @@
  * the event says so. Used by stack deletion, create rollback, update cleanup and rollback cleanup;
  * each caller decides what happens to the resource row through `settle`.
  */
-import type { ResourceVersion } from '../state.js';
-import { runGraph } from './graph.js';
+import type { ResourceVersion } from './state.js';
+import { runGraph } from './run-graph.js';
 import { turnTransaction } from './turn-transaction.js';
 import { target, stateOf, type Op } from './operation.js';
 import { deleteResource, failureReason } from './resource-calls.js';

@@ -11,8 +11,8 @@
  * Ref/TableBucketARN is the bucket ARN; a namespace's Ref is `<TableBucketARN>|<Namespace>`.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../../server/runtime.js';
-import * as s3t from '../../s3tables/provider.js';
+import type { Ctx } from '../../../../server/runtime.js';
+import * as s3t from '../../../s3tables/provider.js';
 import {
   applyTagChanges,
   compact,
@@ -21,9 +21,9 @@ import {
   lower,
   storageClass,
   tagsInput,
-} from './s3tables-common.js';
-import type { ResolvedProperties, ResourceProvider, ResourceState } from './types.js';
-import { num, same, str, validateProperties } from './validation.js';
+} from './properties.js';
+import type { ResolvedProperties, ResourceProvider, ResourceState } from '../types.js';
+import { num, same, str, validateProperties } from '../property-schema.js';
 
 type Obj = Record<string, unknown>;
 

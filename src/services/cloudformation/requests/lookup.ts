@@ -3,11 +3,11 @@
  * caller's account and region) or by stack ARN (any stack ever created, deleted ones included) —
  * and the opaque NextToken pagination cursors of the list actions.
  */
-import type { Ctx } from '../../server/runtime.js';
-import type { StackRow } from '../../store/cloudformation-repo.js';
+import type { Ctx } from '../../../server/runtime.js';
+import type { StackRow } from '../../../store/cloudformation-repo.js';
 import { validation } from './errors.js';
-import { isArn } from './naming.js';
-import { cfnRepo } from './state.js';
+import { isArn } from '../engine/arns.js';
+import { cfnRepo } from '../engine/state.js';
 
 /** The stack `nameOrId` names, or undefined. Deleted stacks are found only by ARN. */
 export function findStack(ctx: Ctx, nameOrId: string): StackRow | undefined {

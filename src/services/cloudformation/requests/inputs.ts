@@ -5,11 +5,11 @@
  * or notification topics is still an update).
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../server/runtime.js';
-import type { ParameterInput } from './template/types.js';
+import type { Ctx } from '../../../server/runtime.js';
+import type { ParameterInput } from '../template/types.js';
 import { validation } from './errors.js';
-import type { StackData } from './state.js';
-import { fetchTemplateUrl } from './template-source.js';
+import type { StackData } from '../engine/state.js';
+import { fetchTemplateUrl } from '../engine/template-source.js';
 
 export function parameterInputs(params: CFN.Parameter[] | undefined): ParameterInput[] {
   return (params ?? [])

@@ -5,9 +5,9 @@
  * compare some of these messages exactly ("Stack with id X does not exist", "No updates are to be
  * performed.").
  */
-import { serviceModel } from '../../model/service-model.js';
-import { validationMessage } from '../../model/validate.js';
-import { AwsError } from '../../wire/errors.js';
+import { serviceModel } from '../../../model/service-model.js';
+import { validationMessage } from '../../../model/validate.js';
+import { AwsError } from '../../../wire/errors.js';
 
 export function validation(message: string): AwsError {
   return new AwsError('ValidationError', message, 400);

@@ -8,9 +8,9 @@
  * metadata tables) are validated against the schema and otherwise accepted unapplied.
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../../server/runtime.js';
-import * as s3 from '../../s3/provider.js';
-import { bool, num, str, tagMap } from './validation.js';
+import type { Ctx } from '../../../../server/runtime.js';
+import * as s3 from '../../../s3/provider.js';
+import { bool, num, str, tagMap } from '../property-schema.js';
 
 type Obj = Record<string, unknown>;
 

@@ -7,10 +7,10 @@
  * (`https://s3.<region>.amazonaws.com/bucket/key`) and `s3://bucket/key`.
  */
 import type { Readable } from 'node:stream';
-import type { Ctx } from '../../server/runtime.js';
-import { isAwsError } from '../../wire/errors.js';
-import { validation } from './errors.js';
-import { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES, templateSizeError } from './template/errors.js';
+import type { Ctx } from '../../../server/runtime.js';
+import { isAwsError } from '../../../wire/errors.js';
+import { validation } from '../requests/errors.js';
+import { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES, templateSizeError } from '../template/errors.js';
 
 export { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES };
 
@@ -91,7 +91,7 @@ export async function fetchTemplateUrl(ctx: Ctx, url: string): Promise<string> {
   const own = ctx.rt.endpoint ? new URL(ctx.rt.endpoint) : undefined;
   const loc = parseTemplateUrl(url, own?.hostname, own?.port);
   if (!loc) throw validation('TemplateURL must be a supported URL.');
-  const { getObject } = await import('../s3/provider.js');
+  const { getObject } = await import('../../s3/provider.js');
   let body: Readable;
   try {
     body = getObject(ctx, { Bucket: loc.bucket, Key: loc.key }).Body;

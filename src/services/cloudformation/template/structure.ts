@@ -5,8 +5,8 @@
  * variables, Fn::If conditions), DependsOn, outputs and exports, cycles — in AWS's words and,
  * where known, AWS's precedence.
  */
-import { providerFor } from '../resources/index.js';
-import { resourceType } from '../spec.js';
+import { providerFor } from '../resources/registry.js';
+import { resourceType } from '../spec/resource-types.js';
 import { validateConditions } from './conditions.js';
 import {
   bracketList,
@@ -18,7 +18,7 @@ import {
   unresolvedDependencies,
   validationError,
 } from './errors.js';
-import { dependencyEdges, dependsOnList, topologicalOrder } from './graph.js';
+import { dependencyEdges, dependsOnList, topologicalOrder } from './dependencies.js';
 import { INTRINSICS, transformNotSupported, unsupportedFunction } from './intrinsics.js';
 import { declaredTransforms, LANGUAGE_EXTENSIONS } from './language-extensions.js';
 import { validateParameterDeclarations } from './parameters.js';

@@ -2,9 +2,9 @@
  * `AWS::CloudFormation::Stack`: a nested stack, created, updated and deleted as a real stack by
  * the engine (engine/nested.ts), which this provider loads on first use.
  */
-import type { ResourceProvider } from './types.js';
+import type { ResourceProvider } from '../types.js';
 
-const nested = () => import('../engine/nested.js');
+const nested = () => import('../../engine/nested.js');
 
 export const cloudformationStack: ResourceProvider = {
   type: 'AWS::CloudFormation::Stack',

@@ -4,8 +4,8 @@
  * `DeletionPolicy: Retain` (and RetainResources for a DELETE_FAILED stack) keeping it, and the
  * stack ends DELETE_COMPLETE — hidden by name, still readable by id with its events and resources.
  */
-import type { DeletionPolicy } from '../state.js';
-import { deleteInOrder, type DeleteItem, type EffectivePolicy } from './deletion.js';
+import type { DeletionPolicy } from './state.js';
+import { deleteInOrder, type DeleteItem, type EffectivePolicy } from './delete-resources.js';
 import { dropExports, exportsBlockingDelete } from './exports.js';
 import { loadResources, resourceEvent, setStackStatus, writeResource, type Op } from './operation.js';
 

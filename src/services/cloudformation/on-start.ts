@@ -4,7 +4,7 @@
  * stuck. The check is one indexed query; the engine is loaded only when there is work.
  */
 import type { Runtime } from '../../server/runtime.js';
-import { cfnRepo } from './state.js';
+import { cfnRepo } from './engine/state.js';
 
 export async function onStart(rt: Runtime): Promise<void> {
   const stuck = cfnRepo({ rt }).stacksInProgress();

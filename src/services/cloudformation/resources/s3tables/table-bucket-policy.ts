@@ -7,13 +7,13 @@
  * are read from the table (by ARN, so they follow a rename when the policy is next written).
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../../server/runtime.js';
-import { AwsError } from '../../../wire/errors.js';
-import * as s3t from '../../s3tables/provider.js';
-import { isNotFound } from './s3tables-common.js';
-import { bucketArnOfTable } from './s3tables-table.js';
-import type { ResourceProvider, ResourceState } from './types.js';
-import { policyText, str, validateProperties } from './validation.js';
+import type { Ctx } from '../../../../server/runtime.js';
+import { AwsError } from '../../../../wire/errors.js';
+import * as s3t from '../../../s3tables/provider.js';
+import { isNotFound } from './properties.js';
+import { bucketArnOfTable } from './table.js';
+import type { ResourceProvider, ResourceState } from '../types.js';
+import { policyText, str, validateProperties } from '../property-schema.js';
 
 function alreadyExists(type: string, id: string): AwsError {
   return new AwsError('AlreadyExistsException', `Resource of type '${type}' with identifier '${id}' already exists.`, 409);

@@ -6,9 +6,9 @@
  * `metadata.iceberg` member by member, so the template yields the same metadata.json as the API.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../../server/runtime.js';
-import { tagResource, untagResource } from '../../s3tables/provider.js';
-import { bool, num, str, tagMap } from './validation.js';
+import type { Ctx } from '../../../../server/runtime.js';
+import { tagResource, untagResource } from '../../../s3tables/provider.js';
+import { bool, num, str, tagMap } from '../property-schema.js';
 
 type Obj = Record<string, unknown>;
 

@@ -4,9 +4,9 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { checkInput, validation } from './errors.js';
-import { decodeToken, encodeToken, isStringCursor } from './lookup.js';
-import { cfnRepo } from './state.js';
+import { checkInput, validation } from './requests/errors.js';
+import { decodeToken, encodeToken, isStringCursor } from './requests/lookup.js';
+import { cfnRepo } from './engine/state.js';
 
 const PAGE = 100;
 

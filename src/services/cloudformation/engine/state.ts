@@ -7,8 +7,8 @@
  * rollback, a cleanup or the recovery after a restart reads them, never in-memory state.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../server/runtime.js';
-import { CloudFormationRepo, type ResourceRow, type StackRow } from '../../store/cloudformation-repo.js';
+import type { Ctx } from '../../../server/runtime.js';
+import { CloudFormationRepo, type ResourceRow, type StackRow } from '../../../store/cloudformation-repo.js';
 
 export interface StoredParameter {
   key: string;

@@ -9,11 +9,11 @@
  * (the token drifts as engines commit, as on AWS).
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../../server/runtime.js';
-import * as s3t from '../../s3tables/provider.js';
-import { applyTagChanges, compact, icebergMetadata, isNotFound, lower, storageClass, tagsInput } from './s3tables-common.js';
-import { ResourceFailure, type ResourceProvider, type ResourceState } from './types.js';
-import { num, same, str, validateProperties } from './validation.js';
+import type { Ctx } from '../../../../server/runtime.js';
+import * as s3t from '../../../s3tables/provider.js';
+import { applyTagChanges, compact, icebergMetadata, isNotFound, lower, storageClass, tagsInput } from './properties.js';
+import { ResourceFailure, type ResourceProvider, type ResourceState } from '../types.js';
+import { num, same, str, validateProperties } from '../property-schema.js';
 
 type Obj = Record<string, unknown>;
 

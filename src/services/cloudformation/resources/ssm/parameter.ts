@@ -13,11 +13,11 @@ import {
   getParameter,
   putParameter,
   removeTagsFromResource,
-} from '../../ssm/provider.js';
-import { parameterArn } from '../../ssm/naming.js';
-import { randomToken } from './names.js';
-import type { ResolvedProperties, ResourceContext, ResourceProvider, ResourceState } from './types.js';
-import { str, tagMap, validateProperties } from './validation.js';
+} from '../../../ssm/provider.js';
+import { parameterArn } from '../../../ssm/naming.js';
+import { randomToken } from '../physical-names.js';
+import type { ResolvedProperties, ResourceContext, ResourceProvider, ResourceState } from '../types.js';
+import { str, tagMap, validateProperties } from '../property-schema.js';
 
 const MIXED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

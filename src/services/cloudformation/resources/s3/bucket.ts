@@ -10,12 +10,12 @@
  * them. A bucket policy is stored on the bucket (S3 keeps it, never enforces it — the CDK
  * bootstrap's deny-non-TLS statement would otherwise block plain-HTTP uploads).
  */
-import type { Ctx } from '../../../server/runtime.js';
-import * as s3 from '../../s3/provider.js';
-import { generatedName } from './names.js';
-import { APPLIERS } from './s3-bucket-config.js';
-import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from './types.js';
-import { bool, policyText, same, str, validateProperties } from './validation.js';
+import type { Ctx } from '../../../../server/runtime.js';
+import * as s3 from '../../../s3/provider.js';
+import { generatedName } from '../physical-names.js';
+import { APPLIERS } from './bucket-configuration.js';
+import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from '../types.js';
+import { bool, policyText, same, str, validateProperties } from '../property-schema.js';
 
 /** Regions whose website endpoint is `s3-website-<region>` (the rest use `s3-website.<region>`). */
 const DASH_WEBSITE_REGIONS = new Set([

@@ -5,17 +5,17 @@
  * that provider with `stored: true`, and it refuses to create in strict mode. Types that exist
  * neither here nor in the spec are `unrecognized` (the engine's "Unrecognized resource types").
  */
-import { resourceType } from '../spec.js';
+import { resourceType } from '../spec/resource-types.js';
 import type { ResourceProvider } from './types.js';
-import { cdkMetadata } from './cdk-metadata.js';
-import { cloudformationStack } from './cloudformation-stack.js';
-import { s3Bucket, s3BucketPolicy } from './s3-bucket.js';
-import { namespace, tableBucket } from './s3tables-bucket.js';
-import { tableBucketPolicy, tablePolicy } from './s3tables-policy.js';
-import { table } from './s3tables-table.js';
-import { ssmParameter } from './ssm-parameter.js';
+import { cdkMetadata } from './cdk/metadata.js';
+import { cloudformationStack } from './cloudformation/stack.js';
+import { s3Bucket, s3BucketPolicy } from './s3/bucket.js';
+import { namespace, tableBucket } from './s3tables/table-bucket.js';
+import { tableBucketPolicy, tablePolicy } from './s3tables/table-bucket-policy.js';
+import { table } from './s3tables/table.js';
+import { ssmParameter } from './ssm/parameter.js';
 import { storedProvider, storedReason } from './stored.js';
-import { waitCondition, waitConditionHandle } from './wait-condition.js';
+import { waitCondition, waitConditionHandle } from './cloudformation/wait-condition.js';
 
 const PROVIDERS: Record<string, ResourceProvider> = Object.fromEntries(
   [

@@ -6,8 +6,8 @@
  * an instance therefore deploy without waiting (nothing would ever signal in an emulator).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { validateProperties } from './validation.js';
-import type { ResourceContext, ResourceProvider } from './types.js';
+import { validateProperties } from '../property-schema.js';
+import type { ResourceContext, ResourceProvider } from '../types.js';
 
 function amzDate(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');

@@ -4,8 +4,8 @@
  * three resource shapes. One place decides how a stored value looks on the wire.
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { EventRow, ResourceRow, StackRow, StackSummaryRow } from '../../store/cloudformation-repo.js';
-import { isSettled, stackData, versionOf, type StoredParameter } from './state.js';
+import type { EventRow, ResourceRow, StackRow, StackSummaryRow } from '../../../store/cloudformation-repo.js';
+import { isSettled, stackData, versionOf, type StoredParameter } from '../engine/state.js';
 
 export function parameterShape(p: StoredParameter): CFN.Parameter {
   return {

@@ -5,11 +5,11 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { cfnErrors, checkInput, validation } from './errors.js';
+import { cfnErrors, checkInput, validation } from './requests/errors.js';
 import { loadEngine } from './engine/start.js';
 import * as T from './engine/template-port.js';
-import { requireStack } from './lookup.js';
-import { templateText } from './template-source.js';
+import { requireStack } from './requests/lookup.js';
+import { templateText } from './engine/template-source.js';
 
 export async function getTemplateSummary(ctx: Ctx, input: CFN.GetTemplateSummaryInput): Promise<CFN.GetTemplateSummaryOutput> {
   checkInput('GetTemplateSummary', input);
