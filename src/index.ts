@@ -41,12 +41,12 @@ const CDK_BOOTSTRAP_PARAMETER = /^\/cdk-bootstrap\/[A-Za-z0-9_-]+\/version$/;
 
 type CfnProvider = typeof import('./services/cloudformation/provider.js');
 type Operation = typeof import('./services/cloudformation/engine/operation.js');
-type TemplatePort = typeof import('./services/cloudformation/engine/template-port.js');
+type TemplateLayer = typeof import('./services/cloudformation/template/index.js');
 
 interface Engine {
   cfn: CfnProvider;
   settled: Operation['settled'];
-  parse: TemplatePort['parse'];
+  parse: TemplateLayer['parseTemplate'];
 }
 
 let engine: Promise<Engine> | undefined;
@@ -62,16 +62,8 @@ function loadEngine(): Promise<Engine> {
   engine ??= (async () => {
     const cfn = await import('./services/cloudformation/provider.js');
     const op = await import('./services/cloudformation/engine/operation.js');
-    const port = await import('./services/cloudformation/engine/template-port.js');
-    const calls = await import('./services/cloudformation/engine/resource-calls.js');
-    const environment = await import('./services/cloudformation/engine/environment.js');
-    const start = await import('./services/cloudformation/engine/start.js');
-    // start.loadEngine() loads these three in parallel; loaded here first, it finds them loaded.
-    await port.loadTemplateLayer();
-    await calls.loadRegistry();
-    await environment.loadSsm();
-    await start.loadEngine();
-    return { cfn, settled: op.settled, parse: port.parse };
+    const template = await import('./services/cloudformation/template/index.js');
+    return { cfn, settled: op.settled, parse: template.parseTemplate };
   })().catch((err: unknown) => {
     engine = undefined;
     throw err;

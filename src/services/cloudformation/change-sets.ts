@@ -14,12 +14,14 @@ import { computeChanges } from './engine/changes.js';
 import { EventLog } from './engine/events.js';
 import { settled } from './engine/operation.js';
 import { toChange, type ResourcePlan } from './engine/plan.js';
-import { loadEngine, newJournal, prepareDeployment, startCreate, startUpdate } from './engine/start.js';
-import { parameterInputs, sameSettings, tagsOf } from './requests/inputs.js';
+import { newJournal, prepareDeployment } from './engine/deployment.js';
+import { startCreate, startUpdate } from './engine/start.js';
+import { parameterInputs, tagsOf } from './requests/inputs.js';
 import { decodeToken, encodeToken, findStack, isNumberCursor } from './requests/lookup.js';
-import { changeSetArn, checkChangeSetName, checkStackName, isArn } from './engine/arns.js';
+import { changeSetArn, isArn, stackArn } from './engine/arns.js';
+import { checkChangeSetName, checkStackName } from './requests/name-rules.js';
 import { parameterShape } from './requests/shapes.js';
-import { cfnRepo, emptyStackData, stackData, UPDATABLE, type StackData, type StoredParameter } from './engine/state.js';
+import { cfnRepo, emptyStackData, sameSettings, stackData, UPDATABLE, type StackData, type StoredParameter } from './engine/state.js';
 import { templateText } from './engine/template-source.js';
 
 interface ChangeSetData {
@@ -95,8 +97,7 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
     if (clash.status !== 'FAILED') throw cfnErrors.changeSetExists(name);
     repo.deleteChangeSet(clash.id);
   }
-  await loadEngine();
-  const stackId = stack?.id ?? (await import('./engine/arns.js')).stackArn(ctx, stackName);
+  const stackId = stack?.id ?? stackArn(ctx, stackName);
   const before = stack && stack.status !== 'REVIEW_IN_PROGRESS' ? stackData(stack) : undefined;
   const settings: Omit<StackData, 'parameters' | 'outputs'> = {
     ...(before ?? emptyStackData()),
@@ -226,7 +227,6 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
   }
   if (data.type === 'CREATE' && stack.status !== 'REVIEW_IN_PROGRESS') throw cfnErrors.cannotUpdate(stack.id, stack.status);
   if (data.type === 'UPDATE' && !UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
-  await loadEngine();
   const before = data.type === 'UPDATE' ? stackData(stack) : undefined;
   const d = prepareDeployment(ctx, {
     stackName: stack.name,

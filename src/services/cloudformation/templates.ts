@@ -6,8 +6,7 @@
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
 import { cfnErrors, checkInput, validation } from './requests/errors.js';
-import { loadEngine } from './engine/start.js';
-import * as T from './engine/template-port.js';
+import { parseTemplate, summary, validationSummary } from './template/index.js';
 import { requireStack } from './requests/lookup.js';
 import { templateText } from './engine/template-source.js';
 
@@ -25,13 +24,11 @@ export async function getTemplateSummary(ctx: Ctx, input: CFN.GetTemplateSummary
   } else {
     text = (await templateText(ctx, input, { allowPrevious: false }))!;
   }
-  await loadEngine();
-  return T.templateSummary(T.parse(text));
+  return summary(parseTemplate(text));
 }
 
 export async function validateTemplate(ctx: Ctx, input: CFN.ValidateTemplateInput): Promise<CFN.ValidateTemplateOutput> {
   checkInput('ValidateTemplate', input);
   const text = (await templateText(ctx, input, { allowPrevious: false }))!;
-  await loadEngine();
-  return T.validationSummary(T.parse(text));
+  return validationSummary(parseTemplate(text));
 }

@@ -8,7 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
+import { providerFor, realResourceTypes } from '../../../src/services/cloudformation/resources/registry.js';
+import { storedReason } from '../../../src/services/cloudformation/resources/stored.js';
+import { isKnownType } from '../../../src/services/cloudformation/spec/resource-types.js';
 import type { ResolvedProperties } from '../../../src/services/cloudformation/resources/types.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { ACCOUNT, rejection, resourceContext } from './context.js';
@@ -28,16 +30,18 @@ function create(type: string, logicalId: string, props: ResolvedProperties, opts
 const TRUST = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }] };
 
 describe('registry', () => {
-  it('says which types are real, stored or unrecognized', () => {
-    expect(providerFor('AWS::SSM::Parameter')).toMatchObject({ stored: false, unrecognized: false });
-    expect(providerFor('AWS::CDK::Metadata')).toMatchObject({ stored: false, unrecognized: false });
+  it('says which types are real and which stored; the spec says which exist', () => {
+    expect(providerFor('AWS::SSM::Parameter')).toMatchObject({ stored: false });
+    expect(providerFor('AWS::CDK::Metadata')).toMatchObject({ stored: false });
     const role = providerFor('AWS::IAM::Role');
-    expect(role).toMatchObject({ stored: true, unrecognized: false });
-    expect(role.provider?.type).toBe('AWS::IAM::Role');
-    expect(role.storedReason).toMatch(/stored, not run/);
-    expect(providerFor('Custom::Anything')).toMatchObject({ stored: true, unrecognized: false });
-    expect(providerFor('AWS::Nope::Thing')).toEqual({ stored: false, unrecognized: true });
-    expect(providerFor('aws::iam::role').unrecognized).toBe(true);
+    expect(role.stored).toBe(true);
+    expect(role.provider.type).toBe('AWS::IAM::Role');
+    expect(storedReason('AWS::IAM::Role')).toMatch(/stored, not run/);
+    expect(providerFor('Custom::Anything')).toMatchObject({ stored: true });
+    expect(isKnownType('Custom::Anything')).toBe(true);
+    expect(isKnownType('AWS::Nope::Thing')).toBe(false);
+    expect(isKnownType('aws::iam::role')).toBe(false);
+    expect(realResourceTypes().filter((type) => !isKnownType(type))).toEqual([]);
   });
 });
 

@@ -14,7 +14,7 @@
 import type { ResourceRow, StackRow } from '../../../store/cloudformation-repo.js';
 import type { CloudFormationRepo } from '../../../store/cloudformation-repo.js';
 import { internalCtx, type Ctx, type Runtime } from '../../../server/runtime.js';
-import type { ResourceState } from '../resources/types.js';
+import type { NestedStacks, ResourceState } from '../resources/types.js';
 import {
   cfnRepo,
   journalOf,
@@ -39,6 +39,8 @@ export interface Op {
   events: EventLog;
   journal: OperationJournal;
   strict: boolean;
+  /** The engine's nested-stack operations, handed to `AWS::CloudFormation::Stack` resources. */
+  nestedStacks: NestedStacks;
   /** The rows as last written by this operation (undefined: not read yet). */
   rows: Map<string, ResourceRow | null>;
   /** True once `rows` holds every row of the stack (a missing id then means no row). */
@@ -108,7 +110,12 @@ export function buffered(base: CloudFormationRepo, rt: Runtime): BufferedRepo {
   }) as BufferedRepo;
 }
 
-export function openOp(rt: Runtime, stack: Pick<StackRow, 'id' | 'name' | 'account' | 'region' | 'op'>, journal?: OperationJournal): Op {
+export function openOp(
+  rt: Runtime,
+  stack: Pick<StackRow, 'id' | 'name' | 'account' | 'region' | 'op'>,
+  nestedStacks: NestedStacks,
+  journal?: OperationJournal,
+): Op {
   const ctx = internalCtx(rt, stack.account, stack.region, journal?.id ?? 'cloudformation');
   const repo = buffered(cfnRepo(ctx), rt);
   const j = journal ?? journalOf(stack) ?? { id: 'recovery', type: 'ROLLBACK' };
@@ -121,12 +128,13 @@ export function openOp(rt: Runtime, stack: Pick<StackRow, 'id' | 'name' | 'accou
     events: new EventLog(repo, stack.id, stack.name, j.token, j.id),
     journal: j,
     strict: rt.config.strictResources,
+    nestedStacks,
     rows: new Map(),
   };
 }
 
 export function target(op: Op, logicalId: string, type: string): CallTarget {
-  return { ctx: op.ctx, stackName: op.stackName, stackId: op.stackId, logicalId, type, strict: op.strict };
+  return { ctx: op.ctx, stackName: op.stackName, stackId: op.stackId, logicalId, type, strict: op.strict, nestedStacks: op.nestedStacks };
 }
 
 export function stateOf(v: ResourceVersion): ResourceState {

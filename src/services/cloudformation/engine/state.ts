@@ -155,3 +155,21 @@ export const UPDATABLE = new Set([
   'CREATE_FAILED',
   'UPDATE_FAILED',
 ]);
+
+function sameList<T>(a: T[] | undefined, b: T[] | undefined, key: (t: T) => string): boolean {
+  const ka = (a ?? []).map(key).sort();
+  const kb = (b ?? []).map(key).sort();
+  return ka.length === kb.length && ka.every((x, i) => x === kb[i]);
+}
+
+/**
+ * Whether the stack-level settings an update carries equal the stack's (tags, topics,
+ * parameters): an update that changes only tags or notification topics is still an update.
+ */
+export function sameSettings(before: StackData, after: StackData): boolean {
+  return (
+    sameList(before.tags, after.tags, (t) => `${t.Key}=${t.Value}`) &&
+    sameList(before.notificationArns, after.notificationArns, (s) => s) &&
+    sameList(before.parameters, after.parameters, (p) => `${p.key}=${p.value}`)
+  );
+}

@@ -1,26 +1,30 @@
 /**
- * The explicit registry of CloudFormation resource providers: one module per resource type.
- * Types Overcast does not run itself are "stored" by the generic provider (validated against the
- * type's schema from the spec index, given AWS-shaped ids and attributes) — `providerFor` returns
- * that provider with `stored: true`, and it refuses to create in strict mode. Types that exist
- * neither here nor in the spec are `unrecognized` (the engine's "Unrecognized resource types").
+ * The explicit registry of CloudFormation resource providers: one module per resource type, at
+ * `resources/<service>/<type>.ts`. Every other type the template layer accepts (the spec's, and
+ * `Custom::*`) is "stored" by the generic provider (stored.ts): validated against the type's
+ * schema, given AWS-shaped ids and attributes, with nothing behind it.
  */
-import { resourceType } from '../spec/resource-types.js';
-import type { ResourceProvider } from './types.js';
 import { cdkMetadata } from './cdk/metadata.js';
 import { cloudformationStack } from './cloudformation/stack.js';
-import { s3Bucket, s3BucketPolicy } from './s3/bucket.js';
-import { namespace, tableBucket } from './s3tables/table-bucket.js';
-import { tableBucketPolicy, tablePolicy } from './s3tables/table-bucket-policy.js';
+import { waitCondition } from './cloudformation/wait-condition.js';
+import { waitConditionHandle } from './cloudformation/wait-condition-handle.js';
+import { s3Bucket } from './s3/bucket.js';
+import { s3BucketPolicy } from './s3/bucket-policy.js';
+import { namespace } from './s3tables/namespace.js';
 import { table } from './s3tables/table.js';
+import { tableBucket } from './s3tables/table-bucket.js';
+import { tableBucketPolicy } from './s3tables/table-bucket-policy.js';
+import { tablePolicy } from './s3tables/table-policy.js';
 import { ssmParameter } from './ssm/parameter.js';
-import { storedProvider, storedReason } from './stored.js';
-import { waitCondition, waitConditionHandle } from './cloudformation/wait-condition.js';
+import { storedProvider } from './stored.js';
+import type { ResourceProvider } from './types.js';
 
-const PROVIDERS: Record<string, ResourceProvider> = Object.fromEntries(
+const PROVIDERS: ReadonlyMap<string, ResourceProvider> = new Map(
   [
     cdkMetadata,
     cloudformationStack,
+    waitConditionHandle,
+    waitCondition,
     s3Bucket,
     s3BucketPolicy,
     tableBucket,
@@ -29,34 +33,21 @@ const PROVIDERS: Record<string, ResourceProvider> = Object.fromEntries(
     tableBucketPolicy,
     tablePolicy,
     ssmParameter,
-    waitConditionHandle,
-    waitCondition,
   ].map((p) => [p.type, p]),
 );
 
 export interface ProviderLookup {
-  /**
-   * The provider to call. Since the generic stored provider exists this is set for every
-   * recognized type (stored ones included); undefined only when `unrecognized`.
-   */
-  provider?: ResourceProvider;
+  provider: ResourceProvider;
   /** True when the provider only stores the resource (no real behaviour behind it). */
   stored: boolean;
-  /** True when the type exists neither in the registry nor in the CloudFormation spec. */
-  unrecognized: boolean;
-  /** For stored types: the ResourceStatusReason the engine writes on their events. */
-  storedReason?: string;
 }
 
 export function providerFor(type: string): ProviderLookup {
-  const provider = PROVIDERS[type];
-  if (provider) return { provider, stored: false, unrecognized: false };
-  const known = resourceType(type) !== undefined || type.startsWith('Custom::');
-  if (!known) return { stored: false, unrecognized: true };
-  return { provider: storedProvider(type), stored: true, unrecognized: false, storedReason: storedReason(type) };
+  const provider = PROVIDERS.get(type);
+  return provider ? { provider, stored: false } : { provider: storedProvider(type), stored: true };
 }
 
 /** Every type with a real provider (for the README and GetTemplateSummary-style listings). */
 export function realResourceTypes(): string[] {
-  return Object.keys(PROVIDERS).sort();
+  return [...PROVIDERS.keys()].sort();
 }

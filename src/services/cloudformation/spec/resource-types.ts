@@ -104,6 +104,14 @@ export function resourceType(type: string): ResourceTypeInfo | undefined {
   return types.get(type);
 }
 
+/**
+ * Whether CloudFormation knows `type`: a type of the index, or a custom resource (`Custom::*`).
+ * Anything else is a template's "Unrecognized resource types" error.
+ */
+export function isKnownType(type: string): boolean {
+  return type.startsWith('Custom::') || resourceType(type) !== undefined;
+}
+
 export function typeDefinition(id: string): TypeDefinitionInfo | undefined {
   if (!defs.has(id)) defs.set(id, entry<TypeDefinitionInfo>(id, (source(), defsAt), Number.MAX_SAFE_INTEGER));
   return defs.get(id);

@@ -25,7 +25,7 @@ export {
   resourceDeclarations,
   type CapabilityRequirement,
 } from './summary.js';
-export { attributeAllowed } from './structure.js';
+export { attributeAllowed, checkResourceTypes } from './structure.js';
 export { declaredTransforms, usesLanguageExtensions, LANGUAGE_EXTENSIONS } from './language-extensions.js';
 export { referencedIds, dependencyEdges, topologicalOrder } from './dependencies.js';
 export { parameterKind, type PreviousParameters } from './parameters.js';

@@ -5,8 +5,7 @@
  * variables, Fn::If conditions), DependsOn, outputs and exports, cycles — in AWS's words and,
  * where known, AWS's precedence.
  */
-import { providerFor } from '../resources/registry.js';
-import { resourceType } from '../spec/resource-types.js';
+import { isKnownType, resourceType } from '../spec/resource-types.js';
 import { validateConditions } from './conditions.js';
 import {
   bracketList,
@@ -228,6 +227,20 @@ function exportNameProblem(value: unknown, types: Record<string, string>): boole
 }
 
 /**
+ * "Unrecognized resource types: [A, B]" for the `types` CloudFormation does not know, or whose
+ * transform (SAM's) `doc` does not declare.
+ */
+export function checkResourceTypes(doc: TemplateDoc, types: Iterable<string>): void {
+  const unknownTypes: string[] = [];
+  for (const type of types) {
+    const spec = resourceType(type);
+    const unknown = !isKnownType(type) || (spec?.tr !== undefined && !declaredTransforms(doc).includes(spec.tr));
+    if (unknown && !unknownTypes.includes(type)) unknownTypes.push(type);
+  }
+  if (unknownTypes.length) throw formatError(`Unrecognized resource types: ${bracketList(unknownTypes)}`);
+}
+
+/**
  * Validates a template whose transforms are already applied (the Processed stage). `le` says
  * whether AWS::LanguageExtensions was declared (it widens what functions may appear where).
  */
@@ -248,13 +261,7 @@ export function validateStructure(doc: TemplateDoc, le: boolean): void {
     }
     types[id] = res.Type;
   }
-  const unknownTypes: string[] = [];
-  for (const type of Object.values(types)) {
-    const spec = resourceType(type);
-    const unknown = providerFor(type).unrecognized || (spec?.tr !== undefined && !declaredTransforms(doc).includes(spec.tr));
-    if (unknown && !unknownTypes.includes(type)) unknownTypes.push(type);
-  }
-  if (unknownTypes.length) throw formatError(`Unrecognized resource types: ${bracketList(unknownTypes)}`);
+  checkResourceTypes(doc, Object.values(types));
 
   validateParameterDeclarations(doc);
   const params = new Set(Object.keys(isObject(doc.Parameters) ? doc.Parameters : {}));

@@ -1,20 +1,12 @@
 /**
  * `AWS::CloudFormation::Stack`: a nested stack, created, updated and deleted as a real stack by
- * the engine (engine/nested.ts), which this provider loads on first use.
+ * the engine, which hands its stack operations to the resource through its context.
  */
 import type { ResourceProvider } from '../types.js';
 
-const nested = () => import('../../engine/nested.js');
-
 export const cloudformationStack: ResourceProvider = {
   type: 'AWS::CloudFormation::Stack',
-  async create(rc, props) {
-    return (await nested()).createNestedStack(rc, props);
-  },
-  async update(rc, props, previous) {
-    return (await nested()).updateNestedStack(rc, props, previous);
-  },
-  async delete(rc, props, state) {
-    await (await nested()).deleteNestedStack(rc, props, state);
-  },
+  create: (rc, props) => rc.nestedStacks.create(rc, props),
+  update: (rc, props, previous) => rc.nestedStacks.update(rc, props, previous),
+  delete: (rc, _props, state) => rc.nestedStacks.delete(rc, state),
 };

@@ -7,15 +7,15 @@
  * bucket that still holds objects with S3's BucketNotEmpty ("The bucket you tried to delete is not
  * empty"), as CloudFormation does; DeletionPolicy Retain is the engine's. Ref is the name; GetAtt
  * gives Arn, DomainName, RegionalDomainName, DualStackDomainName and WebsiteURL as AWS shapes
- * them. A bucket policy is stored on the bucket (S3 keeps it, never enforces it — the CDK
- * bootstrap's deny-non-TLS statement would otherwise block plain-HTTP uploads).
+ * them.
  */
 import type { Ctx } from '../../../../server/runtime.js';
 import * as s3 from '../../../s3/provider.js';
+import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';
 import { APPLIERS } from './bucket-configuration.js';
 import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from '../types.js';
-import { bool, policyText, same, str, validateProperties } from '../property-schema.js';
+import { bool, same, str, validateProperties } from '../property-schema.js';
 
 /** Regions whose website endpoint is `s3-website-<region>` (the rest use `s3-website.<region>`). */
 const DASH_WEBSITE_REGIONS = new Set([
@@ -49,10 +49,6 @@ function bucketState(rc: ResourceContext, name: string, props: ResolvedPropertie
 
 function bucketName(rc: ResourceContext, props: ResolvedProperties): string {
   return str(props.BucketName) ?? generatedName(rc, { max: 63, lower: true, suffix: 12 });
-}
-
-function isCode(err: unknown, ...codes: string[]): boolean {
-  return codes.includes((err as { code?: string }).code ?? '');
 }
 
 export const s3Bucket: ResourceProvider = {
@@ -96,35 +92,6 @@ export const s3Bucket: ResourceProvider = {
   },
 
   async delete(rc, _props, state) {
-    try {
-      s3.deleteBucket(rc.ctx, { Bucket: state.physicalId });
-    } catch (err) {
-      if (!isCode(err, 'NoSuchBucket')) throw err;
-    }
-  },
-};
-
-export const s3BucketPolicy: ResourceProvider = {
-  type: 'AWS::S3::BucketPolicy',
-
-  async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    const bucket = str(props.Bucket)!;
-    s3.putBucketPolicy(rc.ctx, { Bucket: bucket, Policy: policyText(props.PolicyDocument) });
-    return { physicalId: bucket, attributes: {} };
-  },
-
-  async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    s3.putBucketPolicy(rc.ctx, { Bucket: previous.state.physicalId, Policy: policyText(props.PolicyDocument) });
-    return previous.state;
-  },
-
-  async delete(rc, _props, state) {
-    try {
-      s3.deleteBucketPolicy(rc.ctx, { Bucket: state.physicalId });
-    } catch (err) {
-      if (!isCode(err, 'NoSuchBucket')) throw err;
-    }
+    unlessGone(['NoSuchBucket'], () => s3.deleteBucket(rc.ctx, { Bucket: state.physicalId }));
   },
 };

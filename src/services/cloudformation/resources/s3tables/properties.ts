@@ -1,8 +1,7 @@
 /**
  * Shared pieces of the AWS::S3Tables::* providers: CloudFormation property shapes mapped onto the
  * S3 Tables API's (capitalised enums lowered, numbers and booleans from strings, `Tags` lists to
- * maps, resource policies serialised), tag diffs applied with TagResource/UntagResource, the
- * "already gone" test for deletes, and the Iceberg metadata of a Table mapped onto CreateTable's
+ * maps, resource policies serialised), tag diffs applied with TagResource/UntagResource, and the Iceberg metadata of a Table mapped onto CreateTable's
  * `metadata.iceberg` member by member, so the template yields the same metadata.json as the API.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
@@ -23,10 +22,6 @@ function list(v: unknown): Obj[] {
 /** Drops undefined members so inputs look like what an SDK would send. */
 export function compact<T extends Obj>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-export function isNotFound(err: unknown): boolean {
-  return (err as { code?: string }).code === 'NotFoundException';
 }
 
 export function lower(v: unknown): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * `AWS::S3Tables::TableBucket` and `AWS::S3Tables::Namespace` through the S3 Tables provider.
+ * `AWS::S3Tables::TableBucket` through the S3 Tables provider.
  * A table bucket is created with its name, encryption, storage class and tags, then its
  * unreferenced-file removal, metrics and replication are put (cfn-s3tables-resources.md); if any
  * of those fails the new bucket is deleted again so nothing is left behind. Updates apply only the
@@ -8,7 +8,7 @@
  * removal (removed → AWS's defaults, enabled 3/10 days), metrics (Disabled or removed → deleted),
  * replication (with the current version token; removed → deleted) and tags. Delete refuses a
  * bucket that still has namespaces, with the service's error, as the real handler does.
- * Ref/TableBucketARN is the bucket ARN; a namespace's Ref is `<TableBucketARN>|<Namespace>`.
+ * Ref/TableBucketARN is the bucket ARN.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../../server/runtime.js';
@@ -17,11 +17,11 @@ import {
   applyTagChanges,
   compact,
   encryption,
-  isNotFound,
   lower,
   storageClass,
   tagsInput,
 } from './properties.js';
+import { unlessGone } from '../already-gone.js';
 import type { ResolvedProperties, ResourceProvider, ResourceState } from '../types.js';
 import { num, same, str, validateProperties } from '../property-schema.js';
 
@@ -50,20 +50,14 @@ function applyMetrics(ctx: Ctx, arn: string, v: Obj | undefined): void {
     s3t.putTableBucketMetricsConfiguration(ctx, { tableBucketARN: arn });
     return;
   }
-  try {
-    s3t.deleteTableBucketMetricsConfiguration(ctx, { tableBucketARN: arn });
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
+  unlessGone(['NotFoundException'], () => s3t.deleteTableBucketMetricsConfiguration(ctx, { tableBucketARN: arn }));
 }
 
 function applyReplication(ctx: Ctx, arn: string, v: Obj | undefined): void {
   let token: string | undefined;
-  try {
+  unlessGone(['NotFoundException'], () => {
     token = s3t.getTableBucketReplication(ctx, { tableBucketARN: arn }).versionToken;
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
+  });
   if (!v) {
     if (token) s3t.deleteTableBucketReplication(ctx, { tableBucketARN: arn, versionToken: token });
     return;
@@ -142,38 +136,6 @@ export const tableBucket: ResourceProvider = {
   },
 
   async delete(rc, _props, state) {
-    try {
-      s3t.deleteTableBucket(rc.ctx, { tableBucketARN: state.physicalId });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
-  },
-};
-
-export const namespace: ResourceProvider = {
-  type: 'AWS::S3Tables::Namespace',
-
-  async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    const bucketArn = str(props.TableBucketARN)!;
-    const name = str(props.Namespace)!;
-    s3t.createNamespace(rc.ctx, { tableBucketARN: bucketArn, namespace: [name] });
-    // The primary identifier is composite; CloudFormation joins its parts with `|` for Ref.
-    return { physicalId: `${bucketArn}|${name}`, attributes: {} };
-  },
-
-  // Every property is create-only: the engine replaces instead of calling this with a change.
-  async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    return previous.state;
-  },
-
-  async delete(rc, _props, state) {
-    const at = state.physicalId.lastIndexOf('|');
-    try {
-      s3t.deleteNamespace(rc.ctx, { tableBucketARN: state.physicalId.slice(0, at), namespace: state.physicalId.slice(at + 1) });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    unlessGone(['NotFoundException'], () => s3t.deleteTableBucket(rc.ctx, { tableBucketARN: state.physicalId }));
   },
 };

@@ -11,7 +11,8 @@
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../../server/runtime.js';
 import * as s3t from '../../../s3tables/provider.js';
-import { applyTagChanges, compact, icebergMetadata, isNotFound, lower, storageClass, tagsInput } from './properties.js';
+import { hasErrorCode } from '../already-gone.js';
+import { applyTagChanges, compact, icebergMetadata, lower, storageClass, tagsInput } from './properties.js';
 import { ResourceFailure, type ResourceProvider, type ResourceState } from '../types.js';
 import { num, same, str, validateProperties } from '../property-schema.js';
 
@@ -143,7 +144,7 @@ export const table: ResourceProvider = {
         versionToken: t.versionToken,
       });
     } catch (err) {
-      if (!isNotFound(err)) throw err;
+      if (!hasErrorCode(err, ['NotFoundException'])) throw err;
     }
   },
 };
