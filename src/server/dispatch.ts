@@ -16,7 +16,7 @@ import {
   scopeFromCredentialParam,
 } from '../wire/sigv4.js';
 import { SERVICES, serviceForSigningName, type ServiceDefinition } from '../services/registry.js';
-import type { ServiceRoutes } from '../services/service-routes.js';
+import { NOT_IMPLEMENTED, type ServiceRoutes } from '../services/service-routes.js';
 import { partitionOf, type Ctx, type Runtime } from './runtime.js';
 
 export interface Identity {
@@ -100,8 +100,9 @@ export class Dispatcher {
       const parsed = await routes.codec.parse(req);
       operation = parsed.operation;
       const handler = routes.handlers[operation];
-      if (!handler) throw operationNotImplemented(service.id, operation);
-      const output = await handler(ctx, parsed.input);
+      if (!handler || handler === NOT_IMPLEMENTED) throw operationNotImplemented(service.id, operation);
+      // The codec built the input from the same model the handler's table is typed against.
+      const output = await (handler as (ctx: Ctx, input: unknown) => unknown)(ctx, parsed.input);
       const res = routes.codec.serialize(operation, output, requestId);
       if (this.rt.log.enabled('debug')) this.rt.log.debug(`${service.id}.${operation} => ${res.status}`);
       return res;

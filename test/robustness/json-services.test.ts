@@ -19,6 +19,7 @@ import { routes as s3tablesRoutes } from '../../src/services/s3tables/routes.js'
 import { routes as ssmRoutes } from '../../src/services/ssm/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { jsonAttacks, runSweep } from './sweep.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -31,7 +32,7 @@ describe('hostile-input sweep: JSON services', () => {
     const s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
     const result = await runSweep(t, {
       service: { id: 's3tables', protocol: 'rest-json', model: serviceModel('s3tables') },
-      operations: Object.keys(s3tablesRoutes.handlers),
+      operations: servedOperations(s3tablesRoutes),
       seed: 101,
       strictModel: true,
       budget: 24,
@@ -63,7 +64,7 @@ describe('hostile-input sweep: JSON services', () => {
     const ssm = new SSMClient({ ...t.clientConfig, maxAttempts: 1 });
     const result = await runSweep(t, {
       service: { id: 'ssm', protocol: 'json', model: serviceModel('ssm') },
-      operations: Object.keys(ssmRoutes.handlers),
+      operations: servedOperations(ssmRoutes),
       seed: 202,
       strictModel: true,
       budget: 40,

@@ -14,6 +14,7 @@ import { routes as stsRoutes } from '../../src/services/sts/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { queryAttacks } from './query-attacks.js';
 import { runSweep } from './sweep.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -33,7 +34,7 @@ describe('hostile-input sweep: query services', () => {
     const model = serviceModel('cloudformation');
     const result = await runSweep(t, {
       service: { id: 'cloudformation', protocol: 'query', model },
-      operations: Object.keys(cfnRoutes.handlers),
+      operations: servedOperations(cfnRoutes),
       seed: 303,
       strictModel: true,
       budget: 30,
@@ -66,7 +67,7 @@ describe('hostile-input sweep: query services', () => {
     const model = serviceModel('sts');
     const result = await runSweep(t, {
       service: { id: 'sts', protocol: 'query', model },
-      operations: Object.keys(stsRoutes.handlers),
+      operations: servedOperations(stsRoutes),
       seed: 404,
       strictModel: true,
       budget: 40,

@@ -20,6 +20,7 @@ import { routes } from '../../src/services/s3/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { runSweep } from './sweep.js';
 import { xmlAttacks } from './xml-attacks.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ describe('hostile-input sweep: S3', () => {
     const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
     const result = await runSweep(t, {
       service: { id: 's3', protocol: 'rest-xml', model: serviceModel('s3') },
-      operations: Object.keys(routes.handlers).filter((op) => op !== 'PreflightCors'),
+      operations: servedOperations(routes).filter((op) => op !== 'PreflightCors'),
       seed: 505,
       budget: 26,
       strictModel: false,

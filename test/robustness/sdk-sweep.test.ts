@@ -18,6 +18,7 @@ import { SERVICES } from '../../src/services/registry.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { sampleInput, type Fixtures } from './model-inputs.js';
 import { Findings, healthy, knownCodes, type Protocol } from './support.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -180,7 +181,7 @@ describe('hostile-input sweep through the SDK clients', () => {
         },
         { step: 'finalizeRequest', priority: 'low', name: 'robustnessCorruption' },
       );
-      for (const operation of Object.keys(routes.handlers)) {
+      for (const operation of servedOperations(routes)) {
         const Command = svc.sdk[`${operation}Command`] as (new (input: object) => unknown) | undefined;
         if (!Command || !model.operations[operation]) continue;
         const op = model.operations[operation]!;
