@@ -27,6 +27,13 @@ export interface StartOvercastOptions {
   logLevel?: LogLevel;
   /** Fail resource types Overcast only stores instead of accepting them. Default false. */
   strictResources?: boolean;
+  /** The Iceberg REST catalog's departures from AWS (see the README's "Iceberg engines"). */
+  iceberg?: {
+    /** Answer LoadTable without Overcast's `s3.*` client settings, exactly as AWS. Default false. */
+    exact?: boolean;
+    /** Serve stage-create, multi-table transactions and metrics reports, which S3 Tables refuses. Default false. */
+    permissive?: boolean;
+  };
   /**
    * Load the CloudFormation engine, the resource-type index and the service models while the
    * server starts (concurrently with it), so that the first `deployStack` and the first SDK

@@ -19,6 +19,13 @@ export interface OvercastConfig {
   strictResources: boolean;
   /** `process`: acknowledged writes survive a crash of the process; `full`: also a power loss. */
   durability: Durability;
+  /**
+   * The Iceberg REST catalog adds `s3.endpoint`, `s3.path-style-access` and the region to each
+   * table's client config, so engines write into Overcast's S3; false answers exactly as AWS does.
+   */
+  icebergS3Config: boolean;
+  /** Serve what the S3 Tables catalog refuses: stage-create, multi-table transactions, metrics reports. */
+  icebergPermissive: boolean;
 }
 
 export const DEFAULT_PORT = 4566;
@@ -39,5 +46,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OvercastCon
     logLevel: isLogLevel(level) ? level : 'info',
     strictResources: truthy(env.OVERCAST_STRICT_RESOURCES),
     durability: env.OVERCAST_DURABILITY === 'full' ? 'full' : 'process',
+    icebergS3Config: !truthy(env.OVERCAST_ICEBERG_EXACT),
+    icebergPermissive: truthy(env.OVERCAST_ICEBERG_PERMISSIVE),
   };
 }

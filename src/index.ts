@@ -145,6 +145,8 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     dataDir: options.dataDir,
     logLevel: options.logLevel ?? 'warn',
     strictResources: options.strictResources ?? false,
+    icebergS3Config: !(options.iceberg?.exact ?? false),
+    icebergPermissive: options.iceberg?.permissive ?? false,
   };
   // Warm-up failures are not fatal: whatever failed to load is loaded (and reported) on first use.
   // It runs after the server's start-up, not beside it, for the dynamic imports' sake (loadEngine).

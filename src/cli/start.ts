@@ -19,6 +19,8 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'log-level': { type: 'string' },
       durability: { type: 'string' },
       'strict-resources': { type: 'boolean' },
+      'iceberg-exact': { type: 'boolean' },
+      'iceberg-permissive': { type: 'boolean' },
     },
     strict: true,
   });
@@ -42,6 +44,8 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     config.durability = values.durability;
   }
   if (values['strict-resources']) config.strictResources = true;
+  if (values['iceberg-exact']) config.icebergS3Config = false;
+  if (values['iceberg-permissive']) config.icebergPermissive = true;
   return config;
 }
 

@@ -12,7 +12,7 @@ import { answerClientError, earlyError } from './early-errors.js';
 import type { Runtime } from './runtime.js';
 import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js';
 import { scopeFromAuthorization } from '../wire/sigv4.js';
-import { SERVICES } from '../services/registry.js';
+import { ICEBERG_CATALOG, SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
 
 export interface AppHooks {
@@ -86,6 +86,12 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
 
   const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const url = request.raw.url ?? '/';
+    if (url.startsWith('/_overcast/iceberg/')) {
+      // The Iceberg catalog for engines configured without SigV4: the same service, unsigned.
+      const wire = toWireRequest(request);
+      const res = await dispatcher.handle({ ...wire, rawPath: wire.rawPath.slice('/_overcast'.length) }, ICEBERG_CATALOG);
+      return send(reply, res);
+    }
     if (url.startsWith('/_overcast/')) {
       const path = url.split('?')[0];
       if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
@@ -125,7 +131,7 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   app.setErrorHandler(async (error, request, reply) => {
     rt.log.error('unhandled error', error);
     const service = scopeFromAuthorization(request.headers.authorization)?.service ?? 's3';
-    return send(reply, await earlyError(service, 'internal'));
+    return send(reply, await earlyError(service, 'internal', request.url));
   });
   return app;
 }

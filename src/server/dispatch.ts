@@ -15,7 +15,7 @@ import {
   scopeFromAuthorization,
   scopeFromCredentialParam,
 } from '../wire/sigv4.js';
-import { SERVICES, serviceForSigningName, type ServiceDefinition } from '../services/registry.js';
+import { SERVICES, serviceForRequest, type ServiceDefinition } from '../services/registry.js';
 import { NOT_IMPLEMENTED, type ServiceRoutes } from '../services/service-routes.js';
 import { partitionOf, type Ctx, type Runtime } from './runtime.js';
 
@@ -72,7 +72,7 @@ export class Dispatcher {
 
   constructor(private readonly rt: Runtime) {}
 
-  private async routesOf(service: ServiceDefinition): Promise<ServiceRoutes> {
+  private async routesOf(service: ServiceDefinition<string>): Promise<ServiceRoutes> {
     let routes = this.loaded.get(service.id);
     if (!routes) {
       routes = await service.load();
@@ -81,10 +81,14 @@ export class Dispatcher {
     return routes;
   }
 
-  async handle(req: WireRequest): Promise<WireResponse> {
+  /**
+   * Answers one request; `direct` names the service for requests that reach it other than by their
+   * signature (the unsigned Iceberg catalog under `/_overcast/iceberg`).
+   */
+  async handle(req: WireRequest, direct?: ServiceDefinition<string>): Promise<WireResponse> {
     const requestId = randomUUID();
-    const who = identify(req);
-    const service = serviceForSigningName(who.service);
+    const who = direct ? { service: direct.signingName, accessKeyId: '', account: accountFromAccessKey(undefined), region: DEFAULT_REGION } : identify(req);
+    const service = direct ?? serviceForRequest(who.service, req.rawPath);
     if (!service) return unroutable(serviceNotEmulated(who.service, SERVICES.map((s) => s.signingName)), requestId, req);
     const routes = await this.routesOf(service);
     const ctx: Ctx = {

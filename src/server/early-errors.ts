@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { serviceModel } from '../model/service-model.js';
-import { serviceForSigningName } from '../services/registry.js';
+import { ICEBERG_CATALOG, serviceForRequest, serviceForSigningName } from '../services/registry.js';
 import { AwsError } from '../wire/errors.js';
 import type { WireResponse } from '../wire/http.js';
 
@@ -65,6 +65,13 @@ const MESSAGES: Record<Failure, string> = {
  * it): 500 for `internal`, else 400; `uri` goes into S3's `<URI>`.
  */
 export async function earlyError(service: string, failure: Failure, uri?: string): Promise<WireResponse> {
+  // The Iceberg catalog (signed for s3tables under /iceberg/, or /_overcast/iceberg/) answers in Iceberg's error shape.
+  const path = uri?.split('?')[0] ?? '';
+  const catalog = path.startsWith('/_overcast/iceberg/') ? ICEBERG_CATALOG : serviceForRequest(service, path);
+  if (catalog === ICEBERG_CATALOG) {
+    const err = failure === 'internal' ? new AwsError('InternalServerError', MESSAGES.internal, 500) : new AwsError('BadRequestException', MESSAGES[failure], 400);
+    return (await catalog.load()).codec.error(err, randomUUID());
+  }
   const def = serviceForSigningName(service) ?? serviceForSigningName('s3')!;
   const protocol = serviceModel(def.id).metadata.protocol;
   const fields = protocol === 'rest-xml' && failure === 'uri' && uri !== undefined ? { URI: uri } : {};

@@ -7,8 +7,8 @@ import type { ServiceRoutes } from './service-routes.js';
 import type { Runtime } from '../server/runtime.js';
 import type { ServiceId } from '../model/service-model.js';
 
-export interface ServiceDefinition {
-  id: ServiceId;
+export interface ServiceDefinition<Id extends string = ServiceId> {
+  id: Id;
   signingName: string;
   load: () => Promise<ServiceRoutes>;
   /**
@@ -36,8 +36,27 @@ export const SERVICES: readonly ServiceDefinition[] = [
   { id: 'ssm', signingName: 'ssm', load: async () => (await import('./ssm/routes.js')).routes },
 ];
 
+/**
+ * The S3 Tables Iceberg REST catalog: requests signed for `s3tables` whose path is under
+ * `/iceberg/` (AWS serves it at `https://s3tables.<region>.amazonaws.com/iceberg`; no S3 Tables API
+ * operation has such a path), and unsigned ones under `/_overcast/iceberg/`.
+ */
+export const ICEBERG_CATALOG: ServiceDefinition<'iceberg'> = {
+  id: 'iceberg',
+  signingName: 's3tables',
+  load: async () => (await import('./iceberg-rest/routes.js')).routes,
+};
+
+const CATALOG_PATH = '/iceberg/';
+
 const bySigningName = new Map(SERVICES.map((s) => [s.signingName, s]));
 
 export function serviceForSigningName(name: string): ServiceDefinition | undefined {
+  return bySigningName.get(name);
+}
+
+/** The service a request signed with `name` for `rawPath` goes to. */
+export function serviceForRequest(name: string, rawPath: string): ServiceDefinition<ServiceId | 'iceberg'> | undefined {
+  if (name === 's3tables' && (rawPath.startsWith(CATALOG_PATH) || rawPath === '/iceberg')) return ICEBERG_CATALOG;
   return bySigningName.get(name);
 }

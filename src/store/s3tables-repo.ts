@@ -361,6 +361,10 @@ export class S3TablesRepo {
     this.store.stmt('DELETE FROM s3t_purges WHERE bucket = ?').run(bucket);
   }
 
+  isPurgeQueued(bucket: string): boolean {
+    return this.store.stmt('SELECT 1 FROM s3t_purges WHERE bucket = ?').get(bucket) !== undefined;
+  }
+
   pendingPurges(limit: number): string[] {
     return (
       this.store.stmt('SELECT bucket FROM s3t_purges ORDER BY queued_at LIMIT CAST(? AS INTEGER)').all(limit) as { bucket: string }[]

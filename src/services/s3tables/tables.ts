@@ -29,9 +29,12 @@ import {
   validate,
 } from './common.js';
 import { s3tErrors } from './errors.js';
-import { planTableMetadata, renderTableMetadata, type MetadataPlan } from './metadata.js';
-import { newId, newVersionToken, tableArn, validTableName, warehouseBucketName, warehouseBucketOf } from './naming.js';
-import { createWarehouseBucket, schedulePurge, writeWarehouseObject } from './warehouse.js';
+import { newTableMetadata } from '../../iceberg/new-table.js';
+import type { TableMetadata } from '../../iceberg/types.js';
+import { planTableMetadata, type MetadataPlan } from './metadata.js';
+import { movePointer, writeTableMetadata } from './table-metadata.js';
+import { newId, newVersionToken, tableArn, validTableName, WAREHOUSE_SUFFIX, warehouseBucketName, warehouseBucketOf } from './naming.js';
+import { createWarehouseBucket, schedulePurge } from './warehouse.js';
 
 const METADATA_SUFFIXES = ['.metadata.json', '.metadata.json.gz'];
 
@@ -79,15 +82,33 @@ function newTableRow(
 }
 
 export async function createTable(ctx: Ctx, input: S3T.CreateTableRequest): Promise<S3T.CreateTableResponse> {
-  validate('CreateTable', input);
-  if (!validTableName(input.name!)) throw s3tErrors.invalidTableName();
-  checkEncryption(input.encryptionConfiguration);
-  checkTags(input.tags);
   let plan: MetadataPlan | undefined;
+  checkCreateTable(input);
   if (input.metadata !== undefined) {
     if (!input.metadata.iceberg) throw s3tErrors.badRequest('The table metadata must specify iceberg.');
     plan = planTableMetadata(input.metadata.iceberg);
   }
+  const { row } = await createTableWithPlan(ctx, input, plan);
+  return { tableARN: tableArnOf(row, ctx.partition), versionToken: row.version_token };
+}
+
+/** The checks of a CreateTable request before its metadata (model, name, encryption, tags). */
+export function checkCreateTable(input: S3T.CreateTableRequest): void {
+  validate('CreateTable', input);
+  if (!validTableName(input.name!)) throw s3tErrors.invalidTableName();
+  checkEncryption(input.encryptionConfiguration);
+  checkTags(input.tags);
+}
+
+/**
+ * Creates a checked table (`checkCreateTable`), with its first metadata.json when a plan is given
+ * (CreateTable's `metadata.iceberg`, or the Iceberg REST catalog's createTable).
+ */
+export async function createTableWithPlan(
+  ctx: Ctx,
+  input: S3T.CreateTableRequest,
+  plan: MetadataPlan | undefined,
+): Promise<{ row: NewTableRow; metadata?: TableMetadata }> {
   const id = newId();
   const warehouse = warehouseBucketName(id, ctx.region);
   const at = now();
@@ -101,7 +122,7 @@ export async function createTable(ctx: Ctx, input: S3T.CreateTableRequest): Prom
       r.insertTable(row);
       return row;
     });
-    return { tableARN: tableArnOf(row, ctx.partition), versionToken: row.version_token };
+    return { row };
   }
 
   // With metadata: the bucket exists (and is recorded as an orphan-to-be) while the metadata file
@@ -112,20 +133,62 @@ export async function createTable(ctx: Ctx, input: S3T.CreateTableRequest): Prom
     r.queuePurge(warehouse, at);
   });
   try {
-    const key = `metadata/00000-${randomUUID()}.metadata.json`;
     const location = `s3://${warehouse}`;
-    await writeWarehouseObject(ctx, warehouse, key, renderTableMetadata(plan, location, at));
+    const metadata = newTableMetadata(plan, location, at);
+    const metadataLocation = `${location}/metadata/00000-${randomUUID()}.metadata.json`;
+    await writeTableMetadata(ctx, metadataLocation, metadata);
     const row = meta.tx(() => {
-      const row = newTableRow(ctx, input, { id, warehouse, at, metadataLocation: `${location}/${key}` });
+      const row = newTableRow(ctx, input, { id, warehouse, at, metadataLocation });
       r.insertTable(row);
       r.unqueuePurge(warehouse);
       return row;
     });
-    return { tableARN: tableArnOf(row, ctx.partition), versionToken: row.version_token };
+    return { row, metadata };
   } catch (err) {
     schedulePurge(ctx, warehouse);
     throw err;
   }
+}
+
+/** How long a staged table's warehouse waits for the commit that creates the table. */
+const STAGED_WAREHOUSE_MS = 60 * 60 * 1000;
+
+/**
+ * A staged create (the Iceberg REST catalog's `stage-create`, permissive mode): the metadata of a
+ * table that does not exist yet, located in a warehouse made now and recorded as an orphan, which
+ * `createStagedTable` adopts; unadopted, it is purged after an hour (or at the next start).
+ */
+export function stageTable(ctx: Ctx, input: S3T.CreateTableRequest, plan: MetadataPlan): TableMetadata {
+  const warehouse = warehouseBucketName(newId(), ctx.region);
+  const at = now();
+  const r = repo(ctx);
+  ctx.rt.meta.tx(() => {
+    newTableRow(ctx, input, { id: newId(), warehouse, at, metadataLocation: null }); // 404 / 409 now, as a create would
+    createWarehouseBucket(ctx, warehouse);
+    r.queuePurge(warehouse, at);
+  });
+  setTimeout(() => {
+    if (ctx.rt.meta.db.open && r.isPurgeQueued(warehouse)) schedulePurge(ctx, warehouse);
+  }, STAGED_WAREHOUSE_MS).unref();
+  return newTableMetadata(plan, `s3://${warehouse}`, at);
+}
+
+/** Creates a table whose first metadata was staged (its location is a staged warehouse). */
+export async function createStagedTable(ctx: Ctx, input: S3T.CreateTableRequest, metadata: TableMetadata): Promise<NewTableRow> {
+  const warehouse = warehouseBucketOf(metadata.location);
+  const r = repo(ctx);
+  if (!metadata.location.startsWith('s3://') || !warehouse.endsWith(WAREHOUSE_SUFFIX) || !r.isPurgeQueued(warehouse)) {
+    throw s3tErrors.badRequest(`The location ${metadata.location} is not the warehouse of a staged table.`);
+  }
+  const metadataLocation = `${metadata.location}/metadata/00000-${randomUUID()}.metadata.json`;
+  await writeTableMetadata(ctx, metadataLocation, metadata);
+  return ctx.rt.meta.tx(() => {
+    if (!r.isPurgeQueued(warehouse)) throw s3tErrors.badRequest(`The location ${metadata.location} is not the warehouse of a staged table.`);
+    const row = newTableRow(ctx, input, { id: newId(), warehouse, at: now(), metadataLocation });
+    r.insertTable(row);
+    r.unqueuePurge(warehouse);
+    return row;
+  });
 }
 
 function tableSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
@@ -273,8 +336,6 @@ export function updateTableMetadataLocation(
   if (!location.startsWith(`${t.warehouse}/`) || location.length <= t.warehouse.length + 1) {
     throw s3tErrors.invalidMetadataLocation();
   }
-  const token = newVersionToken();
-  const swapped = repo(ctx).swapMetadataLocation(t.id, input.versionToken!, { location, token, at: now(), by: ctx.account });
-  if (!swapped) throw s3tErrors.versionTokenMismatch();
+  const token = movePointer(ctx, t, input.versionToken!, location);
   return { name: t.name, tableARN: tableArnOf(t, ctx.partition), namespace: [t.namespace], versionToken: token, metadataLocation: location };
 }
