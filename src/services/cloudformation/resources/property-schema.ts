@@ -5,7 +5,7 @@
  * list): required keys, extraneous keys, basic types of every value (nested type definitions,
  * lists, maps, unions, tags) and allowed values. Like CloudFormation it accepts scalars written as
  * strings where the schema wants numbers or booleans (templates carry `"5"` and `"true"`), and
- * numbers and booleans where it wants strings.
+ * numbers and booleans where it wants strings (typed-properties.ts turns them into the schema's).
  */
 import { resourceType, typeDefinition, type PropertyInfo, type TypeSig } from '../spec/resource-types.js';
 import { ResourceFailure, type ResolvedProperties } from './types.js';
@@ -142,43 +142,4 @@ export function violationMessage(logicalId: string, violations: string[]): strin
 export function validateProperties(logicalId: string, type: string, props: ResolvedProperties): void {
   const violations = propertyViolations(type, props);
   if (violations.length) throw new ResourceFailure(violationMessage(logicalId, violations));
-}
-
-/** A property as a number (templates may carry numbers as strings); undefined when absent. */
-export function num(v: unknown): number | undefined {
-  if (v === undefined || v === null || v === '') return undefined;
-  return typeof v === 'number' ? v : Number(v);
-}
-
-/** A property as a boolean (`"true"`/`"false"` strings included); undefined when absent. */
-export function bool(v: unknown): boolean | undefined {
-  if (v === undefined || v === null || v === '') return undefined;
-  return typeof v === 'boolean' ? v : String(v).toLowerCase() === 'true';
-}
-
-/** A property as a string (numbers and booleans stringified); undefined when absent. */
-export function str(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-}
-
-/** CloudFormation's `Tags: [{Key, Value}]` as a map. */
-/** A policy document property as the API's JSON text (templates give it as an object or a string). */
-export function policyText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-/** Whether two resolved property values are the same JSON. */
-export function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-export function tagMap(tags: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (Array.isArray(tags)) {
-    for (const t of tags as { Key?: unknown; Value?: unknown }[]) if (t && t.Key !== undefined) out[String(t.Key)] = str(t.Value) ?? '';
-  } else if (isObject(tags)) {
-    for (const [k, v] of Object.entries(tags)) out[k] = str(v) ?? '';
-  }
-  return out;
 }

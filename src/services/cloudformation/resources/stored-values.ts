@@ -12,7 +12,7 @@ import { resourceType, type ResourceTypeInfo } from '../spec/resource-types.js';
 import { uniqueId } from '../../sts/provider.js';
 import { ec2Id, generatedName, randomToken, uuid, type NameOptions } from './physical-names.js';
 import type { ResolvedProperties, ResourceContext, ResourceState } from './types.js';
-import { bool, str } from './property-schema.js';
+import { bool, str } from './property-values.js';
 
 const NAME_OPTIONS: Record<string, NameOptions> = {
   'AWS::SQS::Queue': { max: 80 },

@@ -10,7 +10,7 @@
 import type * as S3 from '@aws-sdk/client-s3';
 import type { Ctx } from '../../../../server/runtime.js';
 import * as s3 from '../../../s3/provider.js';
-import { bool, num, str, tagMap } from '../property-schema.js';
+import { bool, num, str, tagMap } from '../property-values.js';
 
 type Obj = Record<string, unknown>;
 

@@ -7,7 +7,8 @@
 import * as s3 from '../../../s3/provider.js';
 import { unlessGone } from '../already-gone.js';
 import type { ResourceProvider } from '../types.js';
-import { policyText, str, validateProperties } from '../property-schema.js';
+import { validateProperties } from '../property-schema.js';
+import { policyText, str } from '../property-values.js';
 
 export const s3BucketPolicy: ResourceProvider = {
   type: 'AWS::S3::BucketPolicy',

@@ -15,7 +15,8 @@ import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';
 import { APPLIERS } from './bucket-configuration.js';
 import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from '../types.js';
-import { bool, same, str, validateProperties } from '../property-schema.js';
+import { validateProperties } from '../property-schema.js';
+import { bool, same, str } from '../property-values.js';
 
 /** Regions whose website endpoint is `s3-website-<region>` (the rest use `s3-website.<region>`). */
 const DASH_WEBSITE_REGIONS = new Set([

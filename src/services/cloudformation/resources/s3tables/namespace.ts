@@ -5,24 +5,23 @@
  */
 import * as s3t from '../../../s3tables/provider.js';
 import { unlessGone } from '../already-gone.js';
+import { typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
-import { str, validateProperties } from '../property-schema.js';
+
+const TYPE = 'AWS::S3Tables::Namespace';
 
 export const namespace: ResourceProvider = {
-  type: 'AWS::S3Tables::Namespace',
+  type: TYPE,
 
   async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    const bucketArn = str(props.TableBucketARN)!;
-    const name = str(props.Namespace)!;
-    s3t.createNamespace(rc.ctx, { tableBucketARN: bucketArn, namespace: [name] });
-    // The primary identifier is composite; CloudFormation joins its parts with `|` for Ref.
-    return { physicalId: `${bucketArn}|${name}`, attributes: {} };
+    const p = typedProperties(rc, TYPE, props);
+    s3t.createNamespace(rc.ctx, { tableBucketARN: p.TableBucketARN, namespace: [p.Namespace] });
+    return { physicalId: `${p.TableBucketARN}|${p.Namespace}`, attributes: {} };
   },
 
   // Every property is create-only: the engine replaces instead of calling this with a change.
   async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
+    typedProperties(rc, TYPE, props);
     return previous.state;
   },
 

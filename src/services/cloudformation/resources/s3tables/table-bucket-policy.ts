@@ -6,25 +6,28 @@
  */
 import * as s3t from '../../../s3tables/provider.js';
 import { unlessGone } from '../already-gone.js';
+import { policyText } from '../property-values.js';
+import { typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
-import { policyText, str, validateProperties } from '../property-schema.js';
 import { alreadyExists, exists } from './policy-exists.js';
 
+const TYPE = 'AWS::S3Tables::TableBucketPolicy';
+
 export const tableBucketPolicy: ResourceProvider = {
-  type: 'AWS::S3Tables::TableBucketPolicy',
+  type: TYPE,
 
   async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    const arn = str(props.TableBucketARN)!;
+    const p = typedProperties(rc, TYPE, props);
+    const arn = p.TableBucketARN;
     s3t.getTableBucket(rc.ctx, { tableBucketARN: arn });
-    if (exists(() => s3t.getTableBucketPolicy(rc.ctx, { tableBucketARN: arn }))) throw alreadyExists(rc.resourceType, arn);
-    s3t.putTableBucketPolicy(rc.ctx, { tableBucketARN: arn, resourcePolicy: policyText(props.ResourcePolicy) });
+    if (exists(() => s3t.getTableBucketPolicy(rc.ctx, { tableBucketARN: arn }))) throw alreadyExists(TYPE, arn);
+    s3t.putTableBucketPolicy(rc.ctx, { tableBucketARN: arn, resourcePolicy: policyText(p.ResourcePolicy) });
     return { physicalId: arn, attributes: {} };
   },
 
   async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    s3t.putTableBucketPolicy(rc.ctx, { tableBucketARN: previous.state.physicalId, resourcePolicy: policyText(props.ResourcePolicy) });
+    const p = typedProperties(rc, TYPE, props);
+    s3t.putTableBucketPolicy(rc.ctx, { tableBucketARN: previous.state.physicalId, resourcePolicy: policyText(p.ResourcePolicy) });
     return previous.state;
   },
 

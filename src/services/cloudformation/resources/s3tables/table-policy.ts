@@ -4,14 +4,16 @@
  * table ARN; the TableBucketARN / Namespace / TableName attributes are read from the table (by
  * ARN, so they follow a rename when the policy is next written).
  */
-import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../../server/runtime.js';
 import * as s3t from '../../../s3tables/provider.js';
 import { unlessGone } from '../already-gone.js';
+import { policyText } from '../property-values.js';
+import { typedProperties } from '../typed-properties.js';
 import type { ResourceProvider, ResourceState } from '../types.js';
-import { policyText, str, validateProperties } from '../property-schema.js';
 import { alreadyExists, exists } from './policy-exists.js';
 import { bucketArnOfTable } from './table.js';
+
+const TYPE = 'AWS::S3Tables::TablePolicy';
 
 interface TableRef {
   tableBucketARN: string;
@@ -20,7 +22,7 @@ interface TableRef {
 }
 
 function tableRef(ctx: Ctx, tableArn: string): TableRef {
-  const t: S3T.GetTableResponse = s3t.getTable(ctx, { tableArn });
+  const t = s3t.getTable(ctx, { tableArn });
   return { tableBucketARN: bucketArnOfTable(tableArn), namespace: t.namespace![0]!, name: t.name! };
 }
 
@@ -29,22 +31,22 @@ function policyState(arn: string, t: TableRef): ResourceState {
 }
 
 export const tablePolicy: ResourceProvider = {
-  type: 'AWS::S3Tables::TablePolicy',
+  type: TYPE,
 
   async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    const arn = str(props.TableARN)!;
+    const p = typedProperties(rc, TYPE, props);
+    const arn = p.TableARN;
     const t = tableRef(rc.ctx, arn);
-    if (exists(() => s3t.getTablePolicy(rc.ctx, t))) throw alreadyExists(rc.resourceType, arn);
-    s3t.putTablePolicy(rc.ctx, { ...t, resourcePolicy: policyText(props.ResourcePolicy) });
+    if (exists(() => s3t.getTablePolicy(rc.ctx, t))) throw alreadyExists(TYPE, arn);
+    s3t.putTablePolicy(rc.ctx, { ...t, resourcePolicy: policyText(p.ResourcePolicy) });
     return policyState(arn, t);
   },
 
   async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
+    const p = typedProperties(rc, TYPE, props);
     const arn = previous.state.physicalId;
     const t = tableRef(rc.ctx, arn);
-    s3t.putTablePolicy(rc.ctx, { ...t, resourcePolicy: policyText(props.ResourcePolicy) });
+    s3t.putTablePolicy(rc.ctx, { ...t, resourcePolicy: policyText(p.ResourcePolicy) });
     return policyState(arn, t);
   },
 

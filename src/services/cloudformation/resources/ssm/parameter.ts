@@ -7,29 +7,26 @@
  * with SSM's ParameterAlreadyExists message, as on AWS.
  */
 import type * as SSM from '@aws-sdk/client-ssm';
-import {
-  addTagsToResource,
-  deleteParameter,
-  getParameter,
-  putParameter,
-  removeTagsFromResource,
-} from '../../../ssm/provider.js';
 import { parameterArn } from '../../../ssm/naming.js';
+import { addTagsToResource, deleteParameter, getParameter, putParameter, removeTagsFromResource } from '../../../ssm/provider.js';
+import type { ParameterProperties } from '../../spec/property-types.js';
+import { unlessGone } from '../already-gone.js';
 import { randomToken } from '../physical-names.js';
-import type { ResolvedProperties, ResourceContext, ResourceProvider, ResourceState } from '../types.js';
-import { str, tagMap, validateProperties } from '../property-schema.js';
+import { coerceProperties, typedProperties } from '../typed-properties.js';
+import type { ResourceContext, ResourceProvider, ResourceState } from '../types.js';
 
+const TYPE = 'AWS::SSM::Parameter';
 const MIXED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-function request(props: ResolvedProperties): Omit<SSM.PutParameterRequest, 'Name'> {
+function request(p: ParameterProperties): Omit<SSM.PutParameterRequest, 'Name'> {
   return {
-    Value: str(props.Value),
-    Type: str(props.Type) as SSM.ParameterType,
-    Description: str(props.Description),
-    AllowedPattern: str(props.AllowedPattern),
-    Tier: str(props.Tier) as SSM.ParameterTier | undefined,
-    Policies: str(props.Policies),
-    DataType: str(props.DataType),
+    Value: p.Value,
+    Type: p.Type,
+    Description: p.Description,
+    AllowedPattern: p.AllowedPattern,
+    Tier: p.Tier,
+    Policies: p.Policies,
+    DataType: p.DataType,
   };
 }
 
@@ -42,44 +39,37 @@ function state(rc: ResourceContext, name: string): ResourceState {
 }
 
 export const ssmParameter: ResourceProvider = {
-  type: 'AWS::SSM::Parameter',
+  type: TYPE,
 
   async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    const name = str(props.Name) ?? `CFN-${rc.logicalId}-${randomToken(12, MIXED)}`;
-    const tags = Object.entries(tagMap(props.Tags)).map(([Key, Value]) => ({ Key, Value }));
-    putParameter(rc.ctx, { ...request(props), Name: name, Tags: tags.length ? tags : undefined });
+    const p = typedProperties(rc, TYPE, props);
+    const name = p.Name ?? `CFN-${rc.logicalId}-${randomToken(12, MIXED)}`;
+    const tags = Object.entries(p.Tags ?? {}).map(([Key, Value]) => ({ Key, Value }));
+    putParameter(rc.ctx, { ...request(p), Name: name, Tags: tags.length ? tags : undefined });
     return state(rc, name);
   },
 
   async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
+    const p = typedProperties(rc, TYPE, props);
+    const old = coerceProperties(TYPE, previous.props);
     const name = previous.state.physicalId;
-    const req = request(props);
+    const req = request(p);
     // A description removed from the template is cleared, as CloudFormation's update does.
-    if (req.Description === undefined && previous.props.Description !== undefined) req.Description = '';
+    if (req.Description === undefined && old.Description !== undefined) req.Description = '';
     putParameter(rc.ctx, { ...req, Name: name, Overwrite: true });
-    const before = tagMap(previous.props.Tags);
-    const after = tagMap(props.Tags);
+    const before = old.Tags ?? {};
+    const after = p.Tags ?? {};
     const removed = Object.keys(before).filter((k) => !(k in after));
     const changed = Object.entries(after).filter(([k, v]) => before[k] !== v);
     if (removed.length) removeTagsFromResource(rc.ctx, { ResourceType: 'Parameter', ResourceId: name, TagKeys: removed });
     if (changed.length) {
-      addTagsToResource(rc.ctx, {
-        ResourceType: 'Parameter',
-        ResourceId: name,
-        Tags: changed.map(([Key, Value]) => ({ Key, Value })),
-      });
+      addTagsToResource(rc.ctx, { ResourceType: 'Parameter', ResourceId: name, Tags: changed.map(([Key, Value]) => ({ Key, Value })) });
     }
     return state(rc, name);
   },
 
   async delete(rc, _props, resource) {
-    try {
-      deleteParameter(rc.ctx, { Name: resource.physicalId });
-    } catch (err) {
-      // Already gone (deleted outside the stack): deleting succeeds, as CloudFormation's does.
-      if ((err as { code?: string }).code !== 'ParameterNotFound') throw err;
-    }
+    // Already gone (deleted outside the stack): deleting succeeds, as CloudFormation's does.
+    unlessGone(['ParameterNotFound'], () => deleteParameter(rc.ctx, { Name: resource.physicalId }));
   },
 };
