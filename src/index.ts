@@ -40,12 +40,12 @@ const CDK_BOOTSTRAP_VERSION = '33';
 const CDK_BOOTSTRAP_PARAMETER = /^\/cdk-bootstrap\/[A-Za-z0-9_-]+\/version$/;
 
 type CfnProvider = typeof import('./services/cloudformation/provider.js');
-type Operation = typeof import('./services/cloudformation/engine/operation.js');
+type StackQueue = typeof import('./services/cloudformation/engine/stack-queue.js');
 type TemplateLayer = typeof import('./services/cloudformation/template/index.js');
 
 interface Engine {
   cfn: CfnProvider;
-  settled: Operation['settled'];
+  settled: StackQueue['settled'];
   parse: TemplateLayer['parseTemplate'];
 }
 
@@ -61,9 +61,9 @@ let engine: Promise<Engine> | undefined;
 function loadEngine(): Promise<Engine> {
   engine ??= (async () => {
     const cfn = await import('./services/cloudformation/provider.js');
-    const op = await import('./services/cloudformation/engine/operation.js');
+    const queue = await import('./services/cloudformation/engine/stack-queue.js');
     const template = await import('./services/cloudformation/template/index.js');
-    return { cfn, settled: op.settled, parse: template.parseTemplate };
+    return { cfn, settled: queue.settled, parse: template.parseTemplate };
   })().catch((err: unknown) => {
     engine = undefined;
     throw err;

@@ -5,6 +5,9 @@
  * expects), DeleteChangeSet (a missing name on an existing stack succeeds) and ListChangeSets.
  * Changes are computed while CreateChangeSet runs, so the first DescribeChangeSet already says
  * CREATE_COMPLETE — or FAILED with AWS's "didn't contain changes" reason.
+ *
+ * createChangeSet is one long function on purpose: its checks run in AWS's order, which reads best
+ * top to bottom.
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
@@ -12,11 +15,11 @@ import type { ChangeSetRow, StackRow } from '../../store/cloudformation-repo.js'
 import { cfnErrors, checkInput, NO_CHANGES_REASON, validation } from './requests/errors.js';
 import { computeChanges } from './engine/changes.js';
 import { EventLog } from './engine/events.js';
-import { settled } from './engine/operation.js';
+import { settled } from './engine/stack-queue.js';
 import { toChange, type ResourcePlan } from './engine/plan.js';
 import { newJournal, prepareDeployment } from './engine/deployment.js';
 import { startCreate, startUpdate } from './engine/start.js';
-import { parameterInputs, tagsOf } from './requests/inputs.js';
+import { parameterInputs, requestedSettings } from './requests/inputs.js';
 import { decodeToken, encodeToken, findStack, isNumberCursor } from './requests/lookup.js';
 import { changeSetArn, isArn, stackArn } from './engine/arns.js';
 import { checkChangeSetName, checkStackName } from './requests/name-rules.js';
@@ -99,13 +102,7 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
   }
   const stackId = stack?.id ?? stackArn(ctx, stackName);
   const before = stack && stack.status !== 'REVIEW_IN_PROGRESS' ? stackData(stack) : undefined;
-  const settings: Omit<StackData, 'parameters' | 'outputs'> = {
-    ...(before ?? emptyStackData()),
-    ...(input.Tags !== undefined ? { tags: tagsOf(input.Tags) } : {}),
-    capabilities: input.Capabilities ?? [],
-    ...(input.NotificationARNs !== undefined ? { notificationArns: input.NotificationARNs } : {}),
-    ...(input.RoleARN ? { roleArn: input.RoleARN } : {}),
-  };
+  const settings = requestedSettings(before ?? emptyStackData(), input);
   const d = prepareDeployment(ctx, {
     stackName: stack?.name ?? stackName,
     stackId,

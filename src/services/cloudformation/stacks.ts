@@ -11,13 +11,13 @@ import { newJournal, prepareDeployment } from './engine/deployment.js';
 import { startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';
 import { requestCancel } from './engine/deploy.js';
 import { EventLog } from './engine/events.js';
-import { settled } from './engine/operation.js';
+import { settled } from './engine/stack-queue.js';
 import { findStack, requireLiveStack } from './requests/lookup.js';
 import { stackArn } from './engine/arns.js';
 import { checkStackName } from './requests/name-rules.js';
 import { cfnRepo, emptyStackData, sameSettings, stackData, UPDATABLE, type StackData } from './engine/state.js';
 import { templateText } from './engine/template-source.js';
-import { parameterInputs, stackPolicyText, tagsOf } from './requests/inputs.js';
+import { parameterInputs, requestedSettings, stackPolicyText, tagsOf } from './requests/inputs.js';
 
 export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promise<CFN.CreateStackOutput> {
   checkInput('CreateStack', input);
@@ -104,13 +104,7 @@ export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promis
   if (!UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
   const text = (await templateText(ctx, input, { allowPrevious: true })) ?? stack.template ?? '';
   const before = stackData(stack);
-  const settings: Omit<StackData, 'parameters' | 'outputs'> = {
-    ...before,
-    ...(input.Tags !== undefined ? { tags: tagsOf(input.Tags) } : {}),
-    capabilities: input.Capabilities ?? [],
-    ...(input.NotificationARNs !== undefined ? { notificationArns: input.NotificationARNs } : {}),
-    ...(input.RoleARN ? { roleArn: input.RoleARN } : {}),
-  };
+  const settings = requestedSettings(before, input);
   const policy = await stackPolicyText(ctx, input.StackPolicyBody, input.StackPolicyURL);
   if (policy !== undefined) settings.stackPolicy = policy;
   const d = prepareDeployment(ctx, {

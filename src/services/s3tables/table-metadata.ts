@@ -17,7 +17,7 @@ import { isAwsError } from '../../wire/errors.js';
 import { deleteObject, getObjectContent } from '../s3/provider.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
-import { now, repo } from './common.js';
+import { repo } from './lookup.js';
 import { writeWarehouseObject } from './warehouse.js';
 
 /** AWS refuses a metadata.json over 50 MB on the Iceberg REST endpoint (S3 User Guide). */
@@ -190,7 +190,7 @@ export async function commitTableMetadata(
  */
 export function movePointer(ctx: Ctx, t: Pick<TableRow, 'id'>, expectedToken: string, location: string): string {
   const token = newVersionToken();
-  const swapped = repo(ctx).swapMetadataLocation(t.id, expectedToken, { location, token, at: now(), by: ctx.account });
+  const swapped = repo(ctx).swapMetadataLocation(t.id, expectedToken, { location, token, at: Date.now(), by: ctx.account });
   if (!swapped) throw s3tErrors.versionTokenMismatch();
   return token;
 }

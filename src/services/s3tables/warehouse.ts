@@ -10,7 +10,7 @@ import { internalCtx } from '../../server/runtime.js';
 import { S3TablesRepo } from '../../store/s3tables-repo.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../../wire/sigv4.js';
 import { createBucket, purgeBucket, putObject } from '../s3/provider.js';
-import { repo } from './common.js';
+import { repo } from './lookup.js';
 
 /**
  * The owner of warehouse buckets. On AWS they live in an account of the S3 Tables service, so

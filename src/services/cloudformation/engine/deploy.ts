@@ -6,24 +6,16 @@
  * exports checked, and the result committed in one transaction; then the update's cleanup phase
  * deletes replaced and removed resources. A failure hands over to rollback unless rollback is
  * disabled.
+ *
+ * deployOne is one long function on purpose: the four outcomes of a resource (create, keep,
+ * update, replace) and their events read best side by side.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { PreparedResource, ResolveScope } from '../template/types.js';
 import { resourceType } from '../spec/resource-types.js';
 import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from './state.js';
 import { deleteInOrder, type DeleteItem } from './delete-resources.js';
-import {
-  dropResource,
-  loadResources,
-  setPending,
-  resourceEvent,
-  setStackStatus,
-  target,
-  stateOf,
-  writeResource,
-  type LoadedResource,
-  type Op,
-} from './operation.js';
+import { dropResource, loadResources, setPending, resourceEvent, setStackStatus, target, stateOf, writeResource, type LoadedResource, type Op } from './operation.js';
 import { planResource, sameValue } from './plan.js';
 import { storedReason } from '../resources/stored.js';
 import { ResourceFailure } from '../resources/types.js';

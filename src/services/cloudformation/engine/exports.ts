@@ -6,7 +6,7 @@
  * by A and B`.
  */
 import type { StoredOutput } from './state.js';
-import type { Op } from './operation.js';
+import { type Op } from './operation.js';
 import { ResourceFailure } from '../resources/types.js';
 
 /** `A`, `A and B`, `A, B and C` — how AWS lists importing stacks. */

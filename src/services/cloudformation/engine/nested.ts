@@ -20,7 +20,8 @@ import { runDelete } from './delete-stack.js';
 import { runDeploy } from './deploy.js';
 import { newJournal, prepareDeployment, type Deployment } from './deployment.js';
 import { EventLog } from './events.js';
-import { enqueue, guarded, openOp, setStackStatus } from './operation.js';
+import { openOp, setStackStatus } from './operation.js';
+import { enqueue, guarded } from './stack-queue.js';
 
 function parameterInputs(value: unknown): ParameterInput[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return [];

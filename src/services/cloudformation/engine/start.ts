@@ -12,7 +12,8 @@ import { runDelete } from './delete-stack.js';
 import { runDeploy } from './deploy.js';
 import { newJournal, type Deployment } from './deployment.js';
 import { deleteInOrder, type DeleteItem } from './delete-resources.js';
-import { enqueue, guarded, openOp, resourceEvent, setPending, setStackStatus, type Op } from './operation.js';
+import { openOp, resourceEvent, setPending, setStackStatus, type Op } from './operation.js';
+import { enqueue, guarded } from './stack-queue.js';
 import { nestedStacks } from './nested.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
 

@@ -5,6 +5,7 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../../server/runtime.js';
+import type { StackData } from '../engine/state.js';
 import type { ParameterInput } from '../template/types.js';
 import { validation } from './errors.js';
 import { fetchTemplateUrl } from '../engine/template-source.js';
@@ -41,4 +42,18 @@ export async function stackPolicyText(ctx: Ctx, body: string | undefined, url: s
     throw validation('Error validating stack policy: Invalid stack policy');
   }
   return text;
+}
+
+/** The stack settings a CreateChangeSet or UpdateStack asks for, over the stack's `before`. */
+export function requestedSettings(
+  before: StackData,
+  input: { Tags?: CFN.Tag[]; Capabilities?: string[]; NotificationARNs?: string[]; RoleARN?: string },
+): Omit<StackData, 'parameters' | 'outputs'> {
+  return {
+    ...before,
+    ...(input.Tags !== undefined ? { tags: tagsOf(input.Tags) } : {}),
+    capabilities: input.Capabilities ?? [],
+    ...(input.NotificationARNs !== undefined ? { notificationArns: input.NotificationARNs } : {}),
+    ...(input.RoleARN ? { roleArn: input.RoleARN } : {}),
+  };
 }

@@ -69,3 +69,13 @@ export function coerceProperties<T extends keyof ResourceProperties>(type: T, pr
   const info = resourceType(type);
   return (info ? coerceObject(info.p, props) : props) as ResourceProperties[T];
 }
+
+/** An update's new properties (validated and typed) and its previous ones (typed). */
+export function typedChange<T extends keyof ResourceProperties>(
+  rc: Pick<ResourceContext, 'logicalId'>,
+  type: T,
+  props: ResolvedProperties,
+  previous: { props: ResolvedProperties },
+): { props: ResourceProperties[T]; old: ResourceProperties[T] } {
+  return { props: typedProperties(rc, type, props), old: coerceProperties(type, previous.props) };
+}

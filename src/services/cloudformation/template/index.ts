@@ -15,7 +15,8 @@ export {
   TEMPLATE_URL_MAX_BYTES,
 } from './errors.js';
 export { prepareTemplate, resolveContext, validateTemplate } from './prepare.js';
-export { resolveValue, resolveDynamicReferences, STATIC_SCOPE, DynamicValue, INTRINSICS, type Intrinsic } from './intrinsics.js';
+export { resolveDynamicReferences } from './dynamic-references.js';
+export { resolveValue, STATIC_SCOPE, DynamicValue, INTRINSICS, type Intrinsic } from './intrinsics.js';
 export { evaluateOutputs, declaredExports, type EvaluatedOutput } from './outputs.js';
 export {
   summary,

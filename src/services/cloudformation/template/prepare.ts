@@ -5,6 +5,9 @@
  * conditions, rules, resources filtered by their Condition, references to conditioned-out
  * resources, dependency edges and the creation order. Also `resolveContext`, which turns a
  * prepared template and an environment into what `resolveValue` needs.
+ *
+ * prepareTemplate is one long function on purpose: it is the pipeline itself, stage by stage in
+ * AWS's order.
  */
 import { evaluateConditions } from './conditions.js';
 import { unresolvedDependencies } from './errors.js';

@@ -4,6 +4,8 @@
  * intrinsic functions and their targets (Ref, Fn::GetAtt attributes from the spec index, Fn::Sub
  * variables, Fn::If conditions), DependsOn, outputs and exports, cycles — in AWS's words and,
  * where known, AWS's precedence.
+ *
+ * validateStructure is one long function on purpose: its checks run in AWS's order of precedence.
  */
 import { isKnownType, resourceType } from '../spec/resource-types.js';
 import { validateConditions } from './conditions.js';

@@ -19,7 +19,7 @@ import type {
 } from '../../spec/property-types.js';
 import { unlessGone } from '../already-gone.js';
 import { same } from '../property-values.js';
-import { coerceProperties, typedProperties } from '../typed-properties.js';
+import { typedChange, typedProperties } from '../typed-properties.js';
 import type { ResourceProvider, ResourceState } from '../types.js';
 import { apiStatus, applyTagChanges, compact, encryption, storageClass, tagsInput } from './properties.js';
 
@@ -99,8 +99,7 @@ export const tableBucket: ResourceProvider = {
   },
 
   async update(rc, props, previous) {
-    const p = typedProperties(rc, TYPE, props);
-    const old = coerceProperties(TYPE, previous.props);
+    const { props: p, old } = typedChange(rc, TYPE, props, previous);
     const { ctx } = rc;
     const arn = previous.state.physicalId;
     if (!same(old.EncryptionConfiguration, p.EncryptionConfiguration)) {

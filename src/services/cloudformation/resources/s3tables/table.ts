@@ -14,7 +14,7 @@ import * as s3t from '../../../s3tables/provider.js';
 import type { TableCompaction, TableSnapshotManagement } from '../../spec/property-types.js';
 import { hasErrorCode } from '../already-gone.js';
 import { same } from '../property-values.js';
-import { coerceProperties, typedProperties } from '../typed-properties.js';
+import { typedChange, typedProperties } from '../typed-properties.js';
 import { ResourceFailure, type ResourceProvider, type ResourceState } from '../types.js';
 import { icebergMetadata } from './iceberg-metadata.js';
 import { apiStatus, applyTagChanges, compact, storageClass, tagsInput } from './properties.js';
@@ -104,8 +104,7 @@ export const table: ResourceProvider = {
   },
 
   async update(rc, props, previous) {
-    const p = typedProperties(rc, TYPE, props);
-    const old = coerceProperties(TYPE, previous.props);
+    const { props: p, old } = typedChange(rc, TYPE, props, previous);
     const { ctx } = rc;
     const arn = previous.state.physicalId;
     const bucketArn = bucketArnOfTable(arn);

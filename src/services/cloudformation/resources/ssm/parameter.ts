@@ -12,7 +12,7 @@ import { addTagsToResource, deleteParameter, getParameter, putParameter, removeT
 import type { ParameterProperties } from '../../spec/property-types.js';
 import { unlessGone } from '../already-gone.js';
 import { randomToken } from '../physical-names.js';
-import { coerceProperties, typedProperties } from '../typed-properties.js';
+import { typedChange, typedProperties } from '../typed-properties.js';
 import type { ResourceContext, ResourceProvider, ResourceState } from '../types.js';
 
 const TYPE = 'AWS::SSM::Parameter';
@@ -50,8 +50,7 @@ export const ssmParameter: ResourceProvider = {
   },
 
   async update(rc, props, previous) {
-    const p = typedProperties(rc, TYPE, props);
-    const old = coerceProperties(TYPE, previous.props);
+    const { props: p, old } = typedChange(rc, TYPE, props, previous);
     const name = previous.state.physicalId;
     const req = request(p);
     // A description removed from the template is cleared, as CloudFormation's update does.
