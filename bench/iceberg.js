@@ -3,18 +3,15 @@
 // 32; loadTable beside GetTable of the S3 Tables API in the same run (the catalog reads and
 // answers the whole metadata document where GetTable answers a row); listTables first-page latency
 // with 100 and with 100,000 tables in a namespace (filled in-process before the server starts).
-import http from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { load, median, ROOT, startOvercast, stopChild, tempDir } from './lib.js';
+import { expectOk, jsonClient, load, median, ROOT, startOvercast, stopChild, tempDir } from './lib.js';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
 const BIG = 100_000;
 const SMALL = 100;
 const PAGE = 100;
-// Routed by the credential scope; signatures are not verified.
-const AUTH = `AWS4-HMAC-SHA256 Credential=test/20250101/${REGION}/s3tables/aws4_request, SignedHeaders=host, Signature=0`;
 const SCHEMA = {
   type: 'struct',
   'schema-id': 0,
@@ -28,27 +25,7 @@ const SCHEMA = {
 
 const dist = (path) => import(pathToFileURL(join(ROOT, 'dist', path)).href);
 
-function client(endpoint, maxSockets = 64) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
-  const url = new URL(endpoint);
-  return (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const headers = { authorization: AUTH, 'content-type': 'application/json' };
-      const req = http.request({ host: url.hostname, port: url.port, method, path, agent, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
-}
-
-function expectOk(res, what) {
-  if (res.status >= 300) throw new Error(`${what} answered ${res.status}: ${res.body}`);
-  return res.body ? JSON.parse(res.body) : {};
-}
+const client = (endpoint, maxSockets = 64) => jsonClient(endpoint, { service: 's3tables', region: REGION, maxSockets });
 
 /** Two namespaces of bare tables (100 and 100,000), made through the provider before start-up. */
 async function populate(dataDir) {

@@ -193,3 +193,33 @@ export async function startJsonFloor(bodies) {
   });
   return { child, endpoint: match[1] };
 }
+
+/**
+ * A keep-alive JSON client for the AWS JSON APIs: every request carries an Authorization header
+ * naming `service` in its credential scope (Overcast routes by it; signatures are not verified).
+ * Resolves {status, body} with the body as text.
+ */
+export function jsonClient(endpoint, { service, region = 'us-east-1', maxSockets = 64 }) {
+  const authorization = `AWS4-HMAC-SHA256 Credential=test/20250101/${region}/${service}/aws4_request, SignedHeaders=host, Signature=0`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const url = new URL(endpoint);
+  return (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const headers = { authorization };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const req = http.request({ host: url.hostname, port: url.port, method, path, agent, headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+}
+
+/** The parsed body of a 2xx answer; throws with the answer otherwise. */
+export function expectOk(res, what) {
+  if (res.status >= 300) throw new Error(`${what} answered ${res.status}: ${res.body}`);
+  return res.body ? JSON.parse(res.body) : {};
+}

@@ -3,10 +3,9 @@
 // latency with 100 and with 100,000 tables in a bucket (the 100,000 are created in-process through
 // the provider before the server starts); UpdateTableMetadataLocation commits/s over HTTP and
 // in-process (the store's own rate).
-import http from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { load, median, ROOT, startJsonFloor, startOvercast, stopChild, tempDir } from './lib.js';
+import { expectOk, jsonClient, load, median, ROOT, startJsonFloor, startOvercast, stopChild, tempDir } from './lib.js';
 
 const CONCURRENCY = 32;
 const BIG = 100_000;
@@ -14,8 +13,6 @@ const SMALL = 100;
 const PAGE = 100;
 const ACCOUNT = '000000000000';
 const REGION = 'us-east-1';
-// Overcast routes by the SigV4 credential scope and does not verify signatures.
-const AUTH = `AWS4-HMAC-SHA256 Credential=test/20250101/${REGION}/s3tables/aws4_request, SignedHeaders=host, Signature=0`;
 const SCHEMA = {
   iceberg: {
     schema: {
@@ -32,28 +29,7 @@ const SCHEMA = {
 
 const dist = (path) => import(pathToFileURL(join(ROOT, 'dist', path)).href);
 
-function client(endpoint) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const url = new URL(endpoint);
-  return (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const headers = { authorization: AUTH };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const req = http.request({ host: url.hostname, port: url.port, method, path, agent, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
-}
-
-function expectOk(res, what) {
-  if (res.status >= 300) throw new Error(`${what} answered ${res.status}: ${res.body}`);
-  return res.body ? JSON.parse(res.body) : {};
-}
+const client = (endpoint, maxSockets = 64) => jsonClient(endpoint, { service: 's3tables', region: REGION, maxSockets });
 
 /** Fills the store in-process through the provider: one small and one big bucket. */
 async function populate(dataDir) {

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataFile, PartitionSpec, Schema, TableMetadata } from './types.js';
 import type { FileIO } from './file-io.js';
-import { writeParquet } from './parquet-writer.js';
+import { contentFileOf, writeParquet } from './parquet-writer.js';
 import { defaultSpec, schemaById } from './model.js';
 import { commitFiles, dataDir, type CommitOptions, type CommitResult, type NewFile } from './snapshot-producer.js';
 import { partitioner } from './transforms.js';
@@ -82,19 +82,7 @@ export async function writeDataFiles(
       await io.write(location, written.bytes);
       const partition: Record<string, unknown> = {};
       fields.forEach((f, i) => (partition[f.name] = group.values[i]));
-      const file: DataFile = {
-        content: 0,
-        file_path: location,
-        file_format: 'PARQUET',
-        partition,
-        record_count: written.recordCount,
-        file_size_in_bytes: written.bytes.length,
-        ...written.metrics,
-        key_metadata: null,
-        split_offsets: written.splitOffsets,
-        equality_ids: null,
-        sort_order_id: sortOrderId,
-      };
+      const file = contentFileOf(location, written, partition, { sort_order_id: sortOrderId });
       return { file, specId: spec['spec-id'] };
     }),
   );

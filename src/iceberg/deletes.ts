@@ -11,7 +11,7 @@
 import type { DataFile, StructType, TableMetadata } from './types.js';
 import type { FileIO } from './file-io.js';
 import { FileNamer, groupByPartition, sortOrderOf, writeDataFiles, type WriteOptions } from './append.js';
-import { writeParquet } from './parquet-writer.js';
+import { contentFileOf, writeParquet } from './parquet-writer.js';
 import { defaultSpec, partitionType, refSnapshot, schemaById, specById } from './model.js';
 import { liveFiles, POSITION_DELETE_SCHEMA, select } from './scan.js';
 import { commitFiles, dataDir, type CommitResult, type NewFile } from './snapshot-producer.js';
@@ -41,20 +41,6 @@ export interface RowDeltaResult extends CommitResult {
   deleteFiles: DataFile[];
 }
 
-const deleteFile = (location: string, written: ReturnType<typeof writeParquet>, partition: Record<string, unknown>, extra: Partial<DataFile>): DataFile => ({
-  content: 1,
-  file_path: location,
-  file_format: 'PARQUET',
-  partition,
-  record_count: written.recordCount,
-  file_size_in_bytes: written.bytes.length,
-  ...written.metrics,
-  key_metadata: null,
-  split_offsets: written.splitOffsets,
-  equality_ids: null,
-  sort_order_id: null,
-  ...extra,
-});
 
 /** Writes position delete files against the live data files of the branch head. */
 export async function writePositionDeletes(io: FileIO, metadata: TableMetadata, deletes: readonly PositionDelete[], namer: FileNamer, branch = 'main'): Promise<NewFile[]> {
@@ -86,7 +72,7 @@ export async function writePositionDeletes(io: FileIO, metadata: TableMetadata, 
       await io.write(location, written.bytes);
       const paths = new Set(rows.map((r) => r.file_path));
       const referenced = paths.size === 1 ? [...paths][0]! : null;
-      return { file: deleteFile(location, written, g.partition, { content: 1, referenced_data_file: referenced }), specId: g.specId };
+      return { file: contentFileOf(location, written, g.partition, { content: 1, referenced_data_file: referenced }), specId: g.specId };
     }),
   );
 }
@@ -116,7 +102,7 @@ export async function writeEqualityDeletes(io: FileIO, metadata: TableMetadata, 
       await io.write(location, written.bytes);
       const partition: Record<string, unknown> = {};
       fields.forEach((f, i) => (partition[f.name] = group.values[i]));
-      return { file: deleteFile(location, written, partition, { content: 2, equality_ids: [...input.equalityIds] }), specId: spec['spec-id'] };
+      return { file: contentFileOf(location, written, partition, { content: 2, equality_ids: [...input.equalityIds] }), specId: spec['spec-id'] };
     }),
   );
 }

@@ -7,7 +7,7 @@
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { parquetSchema, type SchemaTree } from 'hyparquet';
-import type { IcebergType, SortOrder, StructType } from './types.js';
+import type { DataFile, IcebergType, SortOrder, StructType } from './types.js';
 import { avroName } from './avro-schema.js';
 import { stringifyIcebergJson } from './json.js';
 import { FieldStats, fileMetrics, metricsModes, statsFieldIds, type FileMetrics, type MetricsMode } from './metrics.js';
@@ -35,6 +35,27 @@ export interface WrittenParquet {
 type Convert = (v: unknown, parentNull: boolean) => unknown;
 
 /** Writes rows of `schema` (a table schema or a delete-file schema) as one Parquet file. */
+/**
+ * The manifest's description of a Parquet file written at `location`: a data file (content 0)
+ * unless `extra` says otherwise (delete files set `content`, `equality_ids`, `referenced_data_file`).
+ */
+export function contentFileOf(location: string, written: WrittenParquet, partition: Record<string, unknown>, extra: Partial<DataFile> = {}): DataFile {
+  return {
+    content: 0,
+    file_path: location,
+    file_format: 'PARQUET',
+    partition,
+    record_count: written.recordCount,
+    file_size_in_bytes: written.bytes.length,
+    ...written.metrics,
+    key_metadata: null,
+    split_offsets: written.splitOffsets,
+    equality_ids: null,
+    sort_order_id: null,
+    ...extra,
+  };
+}
+
 export function writeParquet(schema: StructType, rows: readonly Record<string, unknown>[], options: ParquetWriteOptions = {}): WrittenParquet {
   const statTypes = statsFieldIds(schema);
   const stats = new Map<number, FieldStats>();

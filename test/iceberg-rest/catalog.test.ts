@@ -185,6 +185,12 @@ describe('tables', () => {
     const etag = loaded.headers.get('etag')!;
     expect(etag).toMatch(/^"[0-9a-f]{40}"$/);
     expect((await raw(t, 'GET', path, undefined, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // A commit answers the ETag its new metadata loads with; the old one no longer matches.
+    const committed = await raw(t, 'POST', path, { requirements: [], updates: [{ action: 'set-properties', updates: { v: '2' } }] });
+    const newEtag = committed.headers.get('etag')!;
+    expect(newEtag).not.toBe(etag);
+    expect((await raw(t, 'GET', path, undefined, { headers: { 'if-none-match': etag } })).status).toBe(200);
+    expect((await raw(t, 'GET', path, undefined, { headers: { 'if-none-match': newEtag } })).status).toBe(304);
     expect((await raw(t, 'GET', `${path}?snapshots=refs`)).json.metadata.snapshots).toEqual([]);
     expectIcebergError(await raw(t, 'GET', `${path}?snapshots=some`), 400, 'BadRequestException');
     expect((await raw(t, 'HEAD', path)).status).toBe(204);

@@ -180,7 +180,13 @@ export async function createTable(ctx: Ctx, input: RestInput): Promise<RestResul
   const ns = namespaceOf(input);
   const { metadataLocation, metadata } = await createTableFromRequest(w, ns, input.body);
   const answer = metadataLocation ? new RawJson((await readMetadataFile(w.ctx, metadataLocation)).text) : metadata;
-  return ok({ 'metadata-location': metadataLocation, metadata: answer, config: storageConfig(w.ctx, input.host) });
+  const body = { 'metadata-location': metadataLocation, metadata: answer, config: storageConfig(w.ctx, input.host) };
+  return ok(body, metadataLocation ? { etag: etagOf(metadataLocation) } : undefined);
+}
+
+/** The ETag of a table's answer: its metadata file and the snapshot mode (REST spec, loadTable). */
+function etagOf(location: string, mode = 'all'): string {
+  return `"${createHash('sha1').update(`${location}|${mode}`).digest('hex')}"`;
 }
 
 /** Only the snapshots a ref points at (`snapshots=refs`), as the Java server's REFS mode returns. */
@@ -199,7 +205,7 @@ export async function loadTable(ctx: Ctx, input: RestInput): Promise<RestResult>
   // A table made through the S3 Tables API without metadata is not an Iceberg table yet.
   if (!t.metadata_location) throw iceErrors.noSuchTable(`${ns}.${input.table}`);
   const file = await as(subject, () => readMetadataFile(w.ctx, t.metadata_location!));
-  const etag = `"${createHash('sha1').update(`${t.metadata_location}|${mode}`).digest('hex')}"`;
+  const etag = etagOf(t.metadata_location, mode);
   if (input.ifNoneMatch !== undefined && input.ifNoneMatch.split(',').some((v) => v.trim() === etag)) {
     return { status: 304, headers: { etag } };
   }
@@ -227,7 +233,7 @@ export async function updateTable(ctx: Ctx, input: RestInput): Promise<RestResul
   const ns = namespaceOf(input);
   const request = parseCommitRequest(input.body);
   const { location, text } = await commitTable(w, { namespace: ns, table: input.table! }, request);
-  return ok({ 'metadata-location': location, metadata: new RawJson(text) });
+  return ok({ 'metadata-location': location, metadata: new RawJson(text) }, { etag: etagOf(location) });
 }
 
 export async function dropTable(ctx: Ctx, input: RestInput): Promise<RestResult> {

@@ -5,11 +5,13 @@
  * transaction that commits its row, after its bytes are durable; replaced bytes are released in
  * that same transaction and swept afterwards.
  */
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
 import type { Ctx } from '../../server/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import type { ObjectRow } from '../../store/s3-repo.js';
+import { INLINE_LIMIT } from '../../store/blobs.js';
 import { declaredChecksum, memberOf, type ChecksumAlgorithm } from './checksums.js';
 import { checkKey, MAX_OBJECT_SIZE, repo, requireBucket } from './common.js';
 import {
@@ -77,6 +79,46 @@ export async function putObject(ctx: Ctx, input: PutObjectInput): Promise<S3.Put
     out.ChecksumType = 'FULL_OBJECT';
   }
   return out;
+}
+
+/**
+ * PutObject of a small body already in memory, for Overcast's own writes (Iceberg metadata
+ * documents): hashed and stored inline synchronously, in one transaction with `also`, which may
+ * throw to undo both — a metadata file and the table pointer that names it land together or not
+ * at all.
+ */
+export function putSmallObject(
+  ctx: Ctx,
+  input: { Bucket: string; Key: string; Body: Buffer; ContentType?: string },
+  also?: () => void,
+): S3.PutObjectOutput {
+  const { Bucket: bucket, Key: key, Body: body } = input;
+  if (body.length > INLINE_LIMIT) throw new RangeError(`putSmallObject takes at most ${INLINE_LIMIT} bytes`);
+  requireBucket(ctx, bucket);
+  checkKey(key);
+  const meta = metaFromInput(ctx, bucket, input);
+  const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+  const r = repo(ctx);
+  commitBlobs(ctx, [], () => {
+    const released = r.putObject({
+      bucket,
+      key,
+      size: body.length,
+      etag,
+      last_modified: Date.now(),
+      storage_class: 'STANDARD',
+      checksum_algorithm: null,
+      checksum_type: null,
+      checksum: null,
+      parts_count: null,
+      meta: JSON.stringify(meta),
+      blob_ids: null,
+      inline: body,
+    });
+    also?.();
+    return released;
+  });
+  return { ETag: etag, ...encryptionHeaders(meta) };
 }
 
 /** Objects are not versioned: `null` is the only version id there is. */

@@ -17,6 +17,7 @@ export {
 export * from './bucket-config.js';
 export {
   putObject,
+  putSmallObject,
   getObject,
   getObjectContent,
   headObject,

@@ -14,7 +14,8 @@ import type { TableMetadata } from '../../iceberg/types.js';
 import type { Ctx, Runtime } from '../../server/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
-import { deleteObject, getObjectContent } from '../s3/provider.js';
+import { INLINE_LIMIT } from '../../store/blobs.js';
+import { deleteObject, getObjectContent, putSmallObject } from '../s3/provider.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 import { repo } from './lookup.js';
@@ -143,10 +144,14 @@ export function nextMetadataLocation(metadata: TableMetadata, previous: string |
 }
 
 /** Writes a metadata document where `location` says (inside a warehouse) and caches it; its text. */
-export async function writeTableMetadata(ctx: Ctx, location: string, metadata: TableMetadata): Promise<string> {
+export async function writeTableMetadata(
+  ctx: Ctx,
+  location: string,
+  metadata: TableMetadata,
+  text = stringifyIcebergJson(metadata),
+): Promise<string> {
   const where = splitLocation(location);
   if (!where) throw s3tErrors.invalidMetadataLocation();
-  const text = stringifyIcebergJson(metadata);
   if (Buffer.byteLength(text) > MAX_METADATA_BYTES) {
     throw s3tErrors.badRequest('The table metadata exceeds the maximum size of 50 MB.');
   }
@@ -156,8 +161,9 @@ export async function writeTableMetadata(ctx: Ctx, location: string, metadata: T
 }
 
 /**
- * Writes `next` as the table's new metadata file and moves the pointer from `table`'s version;
- * the ConflictException of a lost race propagates after the written file is removed.
+ * Writes `next` as the table's new metadata file and moves the pointer from `table`'s version; a
+ * lost race (ConflictException) leaves no file behind. A document that fits in a row is written in
+ * the very transaction that moves the pointer; a larger one goes first and is removed on failure.
  */
 export async function commitTableMetadata(
   ctx: Ctx,
@@ -168,20 +174,31 @@ export async function commitTableMetadata(
   if (!location.startsWith(`${table.warehouse}/`)) {
     throw s3tErrors.badRequest(`The table location must be inside the table's warehouse ${table.warehouse}.`);
   }
-  const text = await writeTableMetadata(ctx, location, next);
-  try {
-    // By id, not name: a rename racing the commit does not make it fail.
-    return { location, versionToken: movePointer(ctx, table, table.version_token, location), text };
-  } catch (err) {
-    const where = splitLocation(location)!;
+  const text = stringifyIcebergJson(next);
+  const bytes = Buffer.from(text, 'utf8');
+  const where = splitLocation(location)!;
+  let versionToken = '';
+  // By id, not name: a rename racing the commit does not make it fail.
+  const swap = () => {
+    versionToken = movePointer(ctx, table, table.version_token, location);
+  };
+  if (bytes.length <= INLINE_LIMIT) {
+    putSmallObject(ctx, { Bucket: where.bucket, Key: where.key, Body: bytes, ContentType: 'application/json' }, swap);
+  } else {
+    await writeTableMetadata(ctx, location, next, text);
     try {
-      deleteObject(ctx, { Bucket: where.bucket, Key: where.key });
-    } catch {
-      // The table may be gone (and its warehouse with it): nothing is left to remove.
+      swap();
+    } catch (err) {
+      try {
+        deleteObject(ctx, { Bucket: where.bucket, Key: where.key });
+      } catch {
+        // The table may be gone (and its warehouse with it): nothing is left to remove.
+      }
+      throw err;
     }
-    cacheOf(ctx.rt).delete(location);
-    throw err;
   }
+  remember(ctx.rt, location, { doc: next, text });
+  return { location, versionToken, text };
 }
 
 /**
