@@ -7,22 +7,23 @@
 import * as s3 from '../../../s3/provider.js';
 import { unlessGone } from '../already-gone.js';
 import type { ResourceProvider } from '../types.js';
-import { validateProperties } from '../property-schema.js';
-import { policyText, str } from '../property-values.js';
+import { policyText } from '../property-values.js';
+import { typedProperties } from '../typed-properties.js';
+
+const TYPE = 'AWS::S3::BucketPolicy';
 
 export const s3BucketPolicy: ResourceProvider = {
-  type: 'AWS::S3::BucketPolicy',
+  type: TYPE,
 
   async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    const bucket = str(props.Bucket)!;
-    s3.putBucketPolicy(rc.ctx, { Bucket: bucket, Policy: policyText(props.PolicyDocument) });
-    return { physicalId: bucket, attributes: {} };
+    const p = typedProperties(rc, TYPE, props);
+    s3.putBucketPolicy(rc.ctx, { Bucket: p.Bucket, Policy: policyText(p.PolicyDocument) });
+    return { physicalId: p.Bucket, attributes: {} };
   },
 
   async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
-    s3.putBucketPolicy(rc.ctx, { Bucket: previous.state.physicalId, Policy: policyText(props.PolicyDocument) });
+    const p = typedProperties(rc, TYPE, props);
+    s3.putBucketPolicy(rc.ctx, { Bucket: previous.state.physicalId, Policy: policyText(p.PolicyDocument) });
     return previous.state;
   },
 

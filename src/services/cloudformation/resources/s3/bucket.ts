@@ -14,9 +14,12 @@ import * as s3 from '../../../s3/provider.js';
 import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';
 import { APPLIERS } from './bucket-configuration.js';
-import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from '../types.js';
-import { validateProperties } from '../property-schema.js';
-import { bool, same, str } from '../property-values.js';
+import { ResourceFailure, type ResourceContext, type ResourceProvider, type ResourceState } from '../types.js';
+import type { BucketProperties } from '../../spec/property-types.js';
+import { same } from '../property-values.js';
+import { typedChange, typedProperties } from '../typed-properties.js';
+
+const TYPE = 'AWS::S3::Bucket';
 
 /** Regions whose website endpoint is `s3-website-<region>` (the rest use `s3-website.<region>`). */
 const DASH_WEBSITE_REGIONS = new Set([
@@ -27,7 +30,7 @@ function domainSuffix(ctx: Ctx): string {
   return ctx.partition === 'aws-cn' ? 'amazonaws.com.cn' : 'amazonaws.com';
 }
 
-function bucketState(rc: ResourceContext, name: string, props: ResolvedProperties): ResourceState {
+function bucketState(rc: ResourceContext, name: string, props: BucketProperties): ResourceState {
   const { ctx } = rc;
   const region = ctx.region;
   const suffix = domainSuffix(ctx);
@@ -39,7 +42,7 @@ function bucketState(rc: ResourceContext, name: string, props: ResolvedPropertie
     DualStackDomainName: `${name}.s3.dualstack.${region}.${suffix}`,
     WebsiteURL: `http://${name}.${website}.${suffix}`,
   };
-  const meta = props.MetadataTableConfiguration as { S3TablesDestination?: { TableBucketArn?: string; TableName?: string } } | undefined;
+  const meta = props.MetadataTableConfiguration;
   if (meta?.S3TablesDestination) {
     attributes['MetadataTableConfiguration.S3TablesDestination.TableNamespace'] = 'aws_s3_metadata';
     attributes['MetadataTableConfiguration.S3TablesDestination.TableArn'] =
@@ -48,28 +51,38 @@ function bucketState(rc: ResourceContext, name: string, props: ResolvedPropertie
   return { physicalId: name, attributes };
 }
 
-function bucketName(rc: ResourceContext, props: ResolvedProperties): string {
-  return str(props.BucketName) ?? generatedName(rc, { max: 63, lower: true, suffix: 12 });
+function bucketName(rc: ResourceContext, props: BucketProperties): string {
+  return props.BucketName ?? generatedName(rc, { max: 63, lower: true, suffix: 12 });
+}
+
+/** Writes each configuration property that `changed` says differs (all present ones on create). */
+function applyConfiguration(ctx: Ctx, name: string, props: BucketProperties, changed: (property: keyof BucketProperties) => boolean): void {
+  for (const applier of APPLIERS) {
+    const property = applier.property;
+    if (!changed(property)) continue;
+    const value = props[property];
+    // The table pairs each property with the applier of its type.
+    if (value !== undefined) (applier.put as (ctx: Ctx, bucket: string, value: unknown) => void)(ctx, name, value);
+    else applier.remove?.(ctx, name);
+  }
 }
 
 export const s3Bucket: ResourceProvider = {
-  type: 'AWS::S3::Bucket',
+  type: TYPE,
 
-  async create(rc, props) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
+  async create(rc, resolved) {
+    const props = typedProperties(rc, TYPE, resolved);
     const { ctx } = rc;
     const name = bucketName(rc, props);
     // us-east-1 answers 200 to CreateBucket for a bucket you already own; a stack must not adopt it.
     if (s3.repo(ctx).getBucket(name)) throw new ResourceFailure(`${name} already exists`);
     s3.createBucket(
       ctx,
-      { Bucket: name, ObjectLockEnabledForBucket: bool(props.ObjectLockEnabled) },
+      { Bucket: name, ObjectLockEnabledForBucket: props.ObjectLockEnabled },
       { internal: true },
     );
     try {
-      for (const [property, applier] of APPLIERS) {
-        if (props[property] !== undefined) applier.put(ctx, name, props[property]);
-      }
+      applyConfiguration(ctx, name, props, (property) => props[property] !== undefined);
     } catch (err) {
       try {
         s3.deleteBucket(ctx, { Bucket: name });
@@ -81,14 +94,10 @@ export const s3Bucket: ResourceProvider = {
     return bucketState(rc, name, props);
   },
 
-  async update(rc, props, previous) {
-    validateProperties(rc.logicalId, rc.resourceType, props);
+  async update(rc, resolved, previous) {
+    const { props, old } = typedChange(rc, TYPE, resolved, previous);
     const name = previous.state.physicalId;
-    for (const [property, applier] of APPLIERS) {
-      if (same(previous.props[property], props[property])) continue;
-      if (props[property] !== undefined) applier.put(rc.ctx, name, props[property]);
-      else applier.remove?.(rc.ctx, name);
-    }
+    applyConfiguration(rc.ctx, name, props, (property) => !same(old[property], props[property]));
     return bucketState(rc, name, props);
   },
 
