@@ -6,6 +6,14 @@
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { LogLevel } from './log.js';
 import type { RunningServer } from './server/server.js';
+import type { MaintenanceRunReport } from './services/s3tables/maintenance/reports.js';
+
+export type {
+  MaintenanceJobReport,
+  MaintenanceRunReport,
+  MaintenanceTableReport,
+  ReplicationDestinationReport,
+} from './services/s3tables/maintenance/reports.js';
 
 /** Options of {@link startOvercast}. Everything is optional. */
 export interface StartOvercastOptions {
@@ -41,6 +49,12 @@ export interface StartOvercastOptions {
    * lightest start. Default true.
    */
   warm?: boolean;
+  /**
+   * Table maintenance schedule: milliseconds or a duration (`10m`) between background passes, `0`
+   * or `'off'` for none. Default: off in memory (run it with `runMaintenance()`), every 5 minutes
+   * with a `dataDir`.
+   */
+  maintenanceInterval?: number | string;
 }
 
 /** Settings for any `@aws-sdk/*` client constructor: `new S3TablesClient(overcast.clientConfig)`. */
@@ -183,6 +197,18 @@ export interface Overcast {
    * Rejects with a {@link DeployStackError} when it ends `DELETE_FAILED`.
    */
   deleteStack(stackName: string, options?: { timeoutMs?: number }): Promise<void>;
+  /**
+   * Moves Overcast's clock forward (a duration such as `'72h'`, `'10d'`, `'1d12h'`, or
+   * milliseconds) for every age-based maintenance rule: snapshot age, unreferenced and noncurrent
+   * days. Resolves with the clock's new time and its offset from the wall clock.
+   */
+  advanceClock(duration: string | number): Promise<{ now: Date; offsetMs: number }>;
+  /**
+   * Runs every enabled table maintenance job now — compaction, snapshot management, unreferenced
+   * file removal, then replication — for every table, or for `tableArn` only, and resolves with
+   * what each did.
+   */
+  runMaintenance(options?: { tableArn?: string }): Promise<MaintenanceRunReport>;
   /** Wipes all state (stacks, buckets, tables, parameters) while the server keeps running. */
   reset(): Promise<void>;
   /** Stops the server after finishing background work. Idempotent. */

@@ -26,11 +26,43 @@ export interface OvercastConfig {
   icebergS3Config: boolean;
   /** Serve what the S3 Tables catalog refuses: stage-create, multi-table transactions, metrics reports. */
   icebergPermissive: boolean;
+  /**
+   * Milliseconds between scheduled table maintenance passes (which also replicate commits as they
+   * happen); 0 turns the schedule off. Undefined: every 5 minutes with a data directory, off in
+   * memory, so in-memory test servers run maintenance only when asked (`POST
+   * /_overcast/maintenance/run`).
+   */
+  maintenanceIntervalMs?: number;
 }
 
 export const DEFAULT_PORT = 4566;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_DATA_DIR = './.overcast';
+export const DEFAULT_MAINTENANCE_INTERVAL_MS = 5 * 60_000;
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** Milliseconds of a duration text (`72h`, `10d`, `1d12h`, `90m`, `30s`, `500ms`, `2w`), or undefined. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/.test(trimmed)) return undefined;
+  let total = 0;
+  for (const m of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g)) total += Number(m[1]) * UNIT_MS[m[2]!]!;
+  return Math.round(total);
+}
+
+/** `off` / `0` → 0, a duration → its milliseconds, anything else undefined. */
+export function parseInterval(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (/^(off|0|false|no)$/i.test(text.trim())) return 0;
+  return parseDuration(text);
+}
+
+/** The effective maintenance interval (see OvercastConfig.maintenanceIntervalMs); 0 = off. */
+export function maintenanceInterval(config: OvercastConfig): number {
+  if (config.maintenanceIntervalMs !== undefined) return Math.max(0, config.maintenanceIntervalMs);
+  return config.dataDir ? DEFAULT_MAINTENANCE_INTERVAL_MS : 0;
+}
 
 function truthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value);
@@ -48,5 +80,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OvercastCon
     durability: env.OVERCAST_DURABILITY === 'full' ? 'full' : 'process',
     icebergS3Config: !truthy(env.OVERCAST_ICEBERG_EXACT),
     icebergPermissive: truthy(env.OVERCAST_ICEBERG_PERMISSIVE),
+    maintenanceIntervalMs: parseInterval(env.OVERCAST_MAINTENANCE_INTERVAL),
   };
 }

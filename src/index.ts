@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import { configFromEnv, type OvercastConfig } from './config.js';
+import { configFromEnv, parseInterval, type OvercastConfig } from './config.js';
 import { internalCtx, type Ctx } from './server/runtime.js';
 import { startServer, type RunningServer } from './server/server.js';
 import { isAwsError } from './wire/errors.js';
@@ -84,6 +84,13 @@ async function warmUp(): Promise<void> {
   }
 }
 
+function maintenanceIntervalOf(value: number | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = typeof value === 'number' ? value : parseInterval(value);
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new TypeError(`startOvercast: invalid maintenanceInterval ${String(value)}`);
+  return ms;
+}
+
 function isNoUpdates(err: unknown): boolean {
   return isAwsError(err) && err.code === 'ValidationError' && err.message === 'No updates are to be performed.';
 }
@@ -147,6 +154,7 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     strictResources: options.strictResources ?? false,
     icebergS3Config: !(options.iceberg?.exact ?? false),
     icebergPermissive: options.iceberg?.permissive ?? false,
+    maintenanceIntervalMs: maintenanceIntervalOf(options.maintenanceInterval),
   };
   // Warm-up failures are not fatal: whatever failed to load is loaded (and reported) on first use.
   // It runs after the server's start-up, not beside it, for the dynamic imports' sake (loadEngine).
@@ -345,6 +353,15 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     server,
     deployStack,
     deleteStack,
+    advanceClock: async (duration) => {
+      const { advanceClock } = await import('./services/s3tables/maintenance/admin.js');
+      const state = advanceClock(rt, duration);
+      return { now: new Date(state.now), offsetMs: state.offsetMs };
+    },
+    runMaintenance: async (opts = {}) => {
+      const { maintenanceRun } = await import('./services/s3tables/maintenance/admin.js');
+      return maintenanceRun(rt, opts.tableArn);
+    },
     reset: () => server.reset(),
     stop: async () => {
       if (stopped) return;

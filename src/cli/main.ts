@@ -18,6 +18,9 @@ Commands:
       --durability MODE  process (survives kill -9) | full (also power loss)
       --strict-resources fail CloudFormation resource types Overcast only stores
                          (env OVERCAST_STRICT_RESOURCES=1)
+      --maintenance-interval DURATION|off
+                         table maintenance schedule (env OVERCAST_MAINTENANCE_INTERVAL;
+                         default 5m with a data directory, off in memory)
   env                Print export lines for AWS_ENDPOINT_URL, credentials and region:
                        eval "$(overcast env)"
       --force            also replace credentials and region already set
@@ -33,6 +36,12 @@ Commands:
   destroy NAME       Delete a stack and show its events
   stacks             List stacks and their statuses (--all: deleted ones too)
   reset              Wipe all state of the running server
+  clock [advance DURATION]
+                     Show Overcast's clock, or move it forward for every age-based
+                     maintenance rule (DURATION: 72h, 10d, 1d12h, 90m)
+  maintenance run    Run every enabled table maintenance job now and show what each did
+      --table ARN        only this table
+      --json             the whole report as JSON
 
 Options:
   -h, --help         Show this help
@@ -65,6 +74,10 @@ export async function main(argv: string[]): Promise<void> {
       return (await import('./stacks.js')).stacks(rest);
     case 'reset':
       return (await import('./reset.js')).reset(rest);
+    case 'clock':
+      return (await import('./clock.js')).clock(rest);
+    case 'maintenance':
+      return (await import('./maintenance.js')).maintenance(rest);
     default:
       process.stderr.write(`overcast: unknown command '${command}'\n\n${HELP}`);
       process.exitCode = 2;

@@ -3,7 +3,7 @@
  * starts the server, prints the endpoint and a ready line, and stops cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { configFromEnv, type OvercastConfig } from '../config.js';
+import { configFromEnv, parseInterval, type OvercastConfig } from '../config.js';
 import { isLogLevel } from '../log.js';
 import { startServer } from '../server/server.js';
 import { VERSION } from '../version.js';
@@ -21,6 +21,7 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'strict-resources': { type: 'boolean' },
       'iceberg-exact': { type: 'boolean' },
       'iceberg-permissive': { type: 'boolean' },
+      'maintenance-interval': { type: 'string' },
     },
     strict: true,
   });
@@ -46,6 +47,11 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (values['strict-resources']) config.strictResources = true;
   if (values['iceberg-exact']) config.icebergS3Config = false;
   if (values['iceberg-permissive']) config.icebergPermissive = true;
+  if (values['maintenance-interval'] !== undefined) {
+    const ms = parseInterval(values['maintenance-interval']);
+    if (ms === undefined) throw new Error(`invalid --maintenance-interval ${values['maintenance-interval']} (a duration such as 10m, or off)`);
+    config.maintenanceIntervalMs = ms;
+  }
   return config;
 }
 

@@ -37,12 +37,28 @@ export interface LiveFile {
   sequenceNumber: number;
 }
 
-export async function liveFiles(io: FileIO, metadata: TableMetadata, snapshot: Snapshot): Promise<{ data: LiveFile[]; deletes: LiveFile[] }> {
+/**
+ * The live data and delete files of a snapshot. With `step`, manifests are decoded one at a time
+ * and `step` is awaited between them (background work yields to requests); else all at once.
+ */
+export async function liveFiles(
+  io: FileIO,
+  metadata: TableMetadata,
+  snapshot: Snapshot,
+  step?: () => Promise<void>,
+): Promise<{ data: LiveFile[]; deletes: LiveFile[] }> {
   // A manifest whose entries are all DELETED holds no live file (spec: skipped by its file counts).
   const manifests = (await readManifestList(io, snapshot['manifest-list'])).filter(
     (m) => m.added_files_count === null || m.existing_files_count === null || m.added_files_count + m.existing_files_count > 0,
   );
-  const decoded = await Promise.all(manifests.map((m) => readManifest(io, m)));
+  let decoded: Awaited<ReturnType<typeof readManifest>>[];
+  if (step) {
+    decoded = [];
+    for (const m of manifests) {
+      decoded.push(await readManifest(io, m));
+      await step();
+    }
+  } else decoded = await Promise.all(manifests.map((m) => readManifest(io, m)));
   const data: LiveFile[] = [];
   const deletes: LiveFile[] = [];
   decoded.forEach((d, i) => {
@@ -90,7 +106,8 @@ export async function readRows(io: FileIO, metadata: TableMetadata, options: Rea
   return out.flat();
 }
 
-async function readDataFile(io: FileIO, live: LiveFile, readSchema: StructType, schema: Schema, plan: DeletePlan): Promise<Record<string, unknown>[]> {
+/** One data file's rows with the deletes that apply to it, projected onto `schema` (`readSchema` = `plan.extendSchema(schema)`). */
+export async function readDataFile(io: FileIO, live: LiveFile, readSchema: StructType, schema: Schema, plan: DeletePlan): Promise<Record<string, unknown>[]> {
   const buffer = await openFile(io, live.file.file_path, live.file.file_size_in_bytes);
   let rows = await readParquet(buffer, readSchema);
   const positions = await plan.positionsFor(live);
@@ -109,7 +126,7 @@ interface EqualityDeletes {
 }
 
 /** Which delete files apply to which data file, with each delete file's content loaded once. */
-class DeletePlan {
+export class DeletePlan {
   private readonly specs = new Map<number, { spec: PartitionSpec; names: string[]; global: boolean }>();
   private readonly positionFiles: LiveFile[] = [];
   private readonly equalityFiles: LiveFile[] = [];
@@ -151,6 +168,23 @@ class DeletePlan {
     const have = fieldsById(schema);
     const extra = this.equalitySchema.fields.filter((f) => !have.has(f.id));
     return extra.length ? { ...schema, fields: [...schema.fields, ...extra] } : schema;
+  }
+
+  /** The delete files that may apply to a data file (by partition, sequence number and path bounds), unread. */
+  applicable(data: LiveFile): LiveFile[] {
+    const key = this.partitionKey(data);
+    const path = data.file.file_path;
+    const positions = this.positionFiles.filter(
+      (d) =>
+        d.sequenceNumber >= data.sequenceNumber &&
+        this.partitionKey(d) === key &&
+        (!d.file.referenced_data_file || d.file.referenced_data_file === path) &&
+        mayContainPath(d.file, path),
+    );
+    const equalities = this.equalityFiles.filter(
+      (d) => d.sequenceNumber > data.sequenceNumber && (this.specInfo(d.specId).global || this.partitionKey(d) === key),
+    );
+    return [...positions, ...equalities];
   }
 
   async positionsFor(data: LiveFile): Promise<Set<number>> {

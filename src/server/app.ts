@@ -1,9 +1,10 @@
 /**
  * The HTTP front: one fastify instance with a single catch-all route answered in its onRequest
  * hook, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
- * (health, reset, metrics), and everything else handed to the dispatcher as a framework-neutral
- * WireRequest. Errors outside the codecs (a malformed URL, a header section too large, an uncaught
- * failure) are answered in the shape of the service the request names (early-errors.ts).
+ * (health, reset, metrics, the clock and table maintenance), and everything else handed to the
+ * dispatcher as a framework-neutral WireRequest. Errors outside the codecs (a malformed URL, a
+ * header section too large, an uncaught failure) are answered in the shape of the service the
+ * request names (early-errors.ts).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
@@ -45,6 +46,17 @@ function send(reply: FastifyReply, res: WireResponse): FastifyReply {
   for (const [k, v] of Object.entries(res.headers)) if (k !== 'content-disposition') reply.header(k, v);
   if (res.body === undefined) return reply.send();
   return reply.send(res.body instanceof Readable || Buffer.isBuffer(res.body) ? res.body : res.body);
+}
+
+/** The body of one of Overcast's own JSON requests (at most 64 KiB; more is cut off). */
+async function readSmallBody(request: FastifyRequest): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw) {
+    if (size < 65_536) chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, 65_536);
 }
 
 export function health(rt: Runtime): object {
@@ -104,6 +116,11 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
       if (path === '/_overcast/metrics' && request.method === 'GET') {
         const body = { ...metrics, backgroundMs: rt.background.busyMs };
         return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
+      }
+      if (path === '/_overcast/clock' || path?.startsWith('/_overcast/maintenance/')) {
+        const { handleAdmin } = await import('../services/s3tables/maintenance/admin.js');
+        const res = await handleAdmin(rt, request.method, path, await readSmallBody(request));
+        if (res) return reply.code(res.status).header('content-type', 'application/json').send(JSON.stringify(res.body));
       }
       return reply.code(404).header('content-type', 'application/json').send('{"message":"not found"}');
     }

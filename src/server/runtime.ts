@@ -12,6 +12,8 @@ export class BackgroundTasks {
   private readonly running = new Set<Promise<unknown>>();
   /** Milliseconds spent running tasks since start (GET /_overcast/metrics). */
   busyMs = 0;
+  /** Set when the server stops: long tasks (table maintenance) end at their next step. */
+  stopping = false;
 
   constructor(private readonly log: Logger) {}
 

@@ -105,6 +105,7 @@ export async function startServer(config: OvercastConfig, log?: Logger): Promise
     async close() {
       if (closed) return;
       closed = true;
+      rt.background.stopping = true;
       await app.close();
       await rt.background.drain();
       rt.blobs.close();

@@ -245,6 +245,23 @@ export class S3Repo {
     return old.blob_ids ? blobIdsOf(old.blob_ids) : [];
   }
 
+  /**
+   * Moves an object row to another bucket name (bytes untouched, one UPDATE): S3 Tables maintenance
+   * hides noncurrent warehouse objects this way. False when there was no such object.
+   */
+  moveObject(bucket: string, key: string, toBucket: string): boolean {
+    this.forget(bucket, key);
+    this.forget(toBucket, key);
+    return this.store.stmt('UPDATE s3_objects SET bucket = ? WHERE bucket = ? AND key = ?').run(toBucket, bucket, key).changes === 1;
+  }
+
+  /** A page of (key, size, last_modified) of the bucket's objects after `after`, in key order. */
+  objectPage(bucket: string, after: string, limit: number): Pick<ObjectRow, 'key' | 'size' | 'last_modified'>[] {
+    return this.store
+      .stmt('SELECT key, size, last_modified FROM s3_objects WHERE bucket = ? AND key > ? ORDER BY key LIMIT CAST(? AS INTEGER)')
+      .all(bucket, after, limit) as Pick<ObjectRow, 'key' | 'size' | 'last_modified'>[];
+  }
+
   /** Deletes up to `limit` objects and uploads of the bucket; returns how many and their blobs. */
   deleteContentsBatch(bucket: string, limit: number): { count: number; blobIds: string[] } {
     this.objects.clear();

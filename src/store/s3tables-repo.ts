@@ -69,6 +69,8 @@ export interface TableRow {
   created_by: string;
   modified_at: number;
   modified_by: string;
+  /** The source table ARN when the table is a replica that S3 Tables replication maintains. */
+  replica_of: string | null;
 }
 
 /** A table's stored configuration, read only by the operations that need it. */
@@ -88,7 +90,7 @@ export type NewTableRow = TableRow & TableConfigRow;
 /** A listed table: account, region and bucket are those of the listing. */
 export type TableSummaryRow = Pick<
   TableRow,
-  'id' | 'namespace' | 'name' | 'bucket_id' | 'namespace_id' | 'type' | 'created_at' | 'modified_at'
+  'id' | 'namespace' | 'name' | 'bucket_id' | 'namespace_id' | 'type' | 'created_at' | 'modified_at' | 'replica_of'
 >;
 
 /** Bucket-level columns a configuration call may set. */
@@ -101,10 +103,10 @@ export function prefixEnd(prefix: string): string {
   return `${prefix}\u{10FFFF}`;
 }
 
-const SUMMARY_COLUMNS = 'id, namespace, name, bucket_id, namespace_id, type, created_at, modified_at';
+const SUMMARY_COLUMNS = 'id, namespace, name, bucket_id, namespace_id, type, created_at, modified_at, replica_of';
 const TABLE_COLUMNS =
   'id, account, region, bucket, namespace, name, bucket_id, namespace_id, owner, type, format, warehouse, version_token, ' +
-  'metadata_location, created_at, created_by, modified_at, modified_by';
+  'metadata_location, created_at, created_by, modified_at, modified_by, replica_of';
 const TABLE_CONFIG_COLUMNS = 'encryption, storage_class, maintenance, policy, replication, replication_token, record_expiration, tags';
 const TABLE_KEYS = TABLE_COLUMNS.split(', ') as (keyof TableRow)[];
 const CONFIG_KEYS = TABLE_CONFIG_COLUMNS.split(', ') as (keyof TableConfigRow)[];
@@ -235,6 +237,18 @@ export class S3TablesRepo {
     return this.store.stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE id = ?`).get(id) as TableRow | undefined;
   }
 
+  /** Tables of every account in id order after `afterId` (maintenance walks them page by page). */
+  tablesAfter(afterId: string, limit: number): TableRow[] {
+    return this.store
+      .stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE id > ? ORDER BY id LIMIT CAST(? AS INTEGER)`)
+      .all(afterId, limit) as TableRow[];
+  }
+
+  /** Marks a table as the replica of `sourceArn`, or (null) as an ordinary table again. */
+  setReplicaOf(id: string, sourceArn: string | null): void {
+    this.store.stmt('UPDATE s3t_tables SET replica_of = ? WHERE id = ?').run(sourceArn, id);
+  }
+
   getTableByName(account: string, region: string, bucket: string, namespace: string, name: string): TableRow | undefined {
     return this.store
       .stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE account = ? AND region = ? AND bucket = ? AND namespace = ? AND name = ?`)
@@ -250,7 +264,7 @@ export class S3TablesRepo {
       .stmt(
         `INSERT INTO s3t_tables (${TABLE_COLUMNS})
          VALUES (@id, @account, @region, @bucket, @namespace, @name, @bucket_id, @namespace_id, @owner, @type, @format,
-           @warehouse, @version_token, @metadata_location, @created_at, @created_by, @modified_at, @modified_by)`,
+           @warehouse, @version_token, @metadata_location, @created_at, @created_by, @modified_at, @modified_by, @replica_of)`,
       )
       .run(pick(row, TABLE_KEYS));
     this.store
@@ -311,6 +325,7 @@ export class S3TablesRepo {
       type: r[5] as string,
       created_at: r[6] as number,
       modified_at: r[7] as number,
+      replica_of: r[8] as string | null,
     }));
   }
 

@@ -118,6 +118,7 @@ export async function commitTable(
       if (!existing) return await createFromStaged(w, ident, request);
     }
     const found = requireTable(w.ctx, { tableBucketARN: w.arn, namespace: ident.namespace, name: ident.table });
+    if (found.replica_of) throw s3tErrors.replicaReadOnly(found.replica_of);
     return await serialized(w.ctx.rt, found.id, async () => {
       for (let attempt = 1; ; attempt++) {
         const row = repo(w.ctx).getTable(found.id);
@@ -149,6 +150,7 @@ export async function commitTransactionChanges(w: Warehouse, changes: { ident: T
   try {
     for (const { ident, request } of changes) {
       const row = requireTable(w.ctx, { tableBucketARN: w.arn, namespace: ident.namespace, name: ident.table });
+      if (row.replica_of) throw s3tErrors.replicaReadOnly(row.replica_of);
       if (seen.has(row.id)) throw iceErrors.badRequest(`Invalid commit transaction: ${ident.namespace}.${ident.table} appears more than once`);
       seen.add(row.id);
       const base = await currentMetadata(w.ctx, row);

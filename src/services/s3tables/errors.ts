@@ -55,6 +55,18 @@ export const s3tErrors = {
   replicationTokenMismatch: () =>
     conflict('Provided version token does not match the replication configuration version token.'),
 
+  /**
+   * A write to a replica table. AWS documents replicas as read-only without publishing the error
+   * (S3 User Guide, "How S3 Tables replication works"); 403 naming the source table.
+   */
+  replicaReadOnly: (source: string) =>
+    new AwsError(
+      'ForbiddenException',
+      `The table is a replica of ${source}. Replica tables are read-only: only S3 Tables replication updates them.`,
+      403,
+    ),
+  replicaCompaction: () => new AwsError('ForbiddenException', 'Compaction is not supported on replica tables.', 403),
+
   recordExpirationNotAllowed: () =>
     new AwsError(
       'MethodNotAllowedException',

@@ -2,14 +2,16 @@
  * Replication configuration of table buckets and tables, with its own version tokens: creating one
  * needs no token, replacing an existing one needs the current token ("A version token is not
  * specified" otherwise, hashicorp/terraform-provider-aws#46675), a stale token is a conflict, and
- * Get* answers 404 while none exists (terraform-provider-aws PR 46688). Overcast stores the
- * configuration and reports every destination `pending`; it replicates nothing.
+ * Get* answers 404 while none exists (terraform-provider-aws PR 46688). The replication itself runs
+ * in maintenance/replicate.ts; GetTableReplicationStatus reports its progress per destination.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
 import { bucketArnOf, repo, requireBucketRow, requireTableByArn, tableArnOf, validate } from './lookup.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
+import { MaintenanceRepo } from '../../store/maintenance-repo.js';
+import { replicationChanged, tableCommitted } from './maintenance/commit-hook.js';
 
 /** `status` of Put*Replication: AWS leaves the values undocumented. */
 const PUT_STATUS = 'ACTIVE';
@@ -57,6 +59,7 @@ export function putTableBucketReplication(
   checkToken(b.replication_token, input.versionToken, true);
   const token = newVersionToken();
   repo(ctx).setBucketReplication(b, stored(input.configuration!), token);
+  replicationChanged(ctx.rt);
   return { versionToken: token, status: PUT_STATUS };
 }
 
@@ -76,6 +79,7 @@ export function deleteTableBucketReplication(ctx: Ctx, input: S3T.DeleteTableBuc
   if (!b.replication) throw s3tErrors.replicationNotFound();
   checkToken(b.replication_token, input.versionToken, false);
   repo(ctx).setBucketReplication(b, null, null);
+  replicationChanged(ctx.rt);
 }
 
 export function putTableReplication(ctx: Ctx, input: S3T.PutTableReplicationRequest): S3T.PutTableReplicationResponse {
@@ -85,6 +89,9 @@ export function putTableReplication(ctx: Ctx, input: S3T.PutTableReplicationRequ
   checkToken(repo(ctx).getTableConfig(t.id).replication_token, input.versionToken, true);
   const token = newVersionToken();
   repo(ctx).setTableReplication(t.id, stored(input.configuration!), token);
+  replicationChanged(ctx.rt);
+  // Backfill at once where replication runs in the background (the schedule is on).
+  tableCommitted(ctx.rt, t.id);
   return { versionToken: token, status: PUT_STATUS };
 }
 
@@ -103,11 +110,14 @@ export function deleteTableReplication(ctx: Ctx, input: S3T.DeleteTableReplicati
   if (!config.replication) throw s3tErrors.replicationNotFound();
   checkToken(config.replication_token, input.versionToken, true);
   repo(ctx).setTableReplication(t.id, null, null);
+  replicationChanged(ctx.rt);
 }
 
 /**
- * Destinations of the table's own configuration, else of its bucket's; every one `pending`,
- * because Overcast has not replicated anything.
+ * Destinations of the table's own configuration, else of its bucket's, each with its real state
+ * (S3 User Guide, "Managing S3 Tables replication"): `completed` when the last source metadata
+ * replicated is the table's current one, `failed` with the reason after a failed attempt,
+ * `pending` otherwise (nothing replicated yet, or newer commits waiting).
  */
 export function getTableReplicationStatus(
   ctx: Ctx,
@@ -120,11 +130,21 @@ export function getTableReplicationStatus(
   if (!config) throw s3tErrors.replicationNotFound();
   const parsed = JSON.parse(config) as S3T.TableReplicationConfiguration;
   const destinations = (parsed.rules ?? []).flatMap((r) => r.destinations ?? []);
+  const progress = new Map(new MaintenanceRepo(ctx.rt.meta).progress(t.id).map((p) => [p.destination, p]));
   return {
     sourceTableArn: tableArnOf(t, ctx.partition),
-    destinations: destinations.map((d) => ({
-      replicationStatus: 'pending',
-      destinationTableBucketArn: d.destinationTableBucketARN!,
-    })),
+    destinations: destinations.map((d): S3T.ReplicationDestinationStatusModel => {
+      const p = progress.get(d.destinationTableBucketARN!);
+      const status = !p ? 'pending' : p.status === 'failed' ? 'failed' : p.last_source_location === t.metadata_location ? 'completed' : 'pending';
+      return {
+        replicationStatus: status,
+        destinationTableBucketArn: d.destinationTableBucketARN!,
+        ...(p?.replica_arn ? { destinationTableArn: p.replica_arn } : {}),
+        ...(p?.last_source_location && p.last_replicated_at !== null
+          ? { lastSuccessfulReplicatedUpdate: { metadataLocation: p.last_source_location, timestamp: new Date(p.last_replicated_at) } }
+          : {}),
+        ...(status === 'failed' && p?.failure_message ? { failureMessage: p.failure_message } : {}),
+      };
+    }),
   };
 }

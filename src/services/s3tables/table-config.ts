@@ -1,9 +1,9 @@
 /**
  * Table configuration: encryption and storage class (fixed at creation: explicit or inherited from
  * the bucket), maintenance (compaction 512 MB `auto`, snapshot management 1 snapshot / 120 h by
- * default), maintenance job status (nothing has run: `Not_Yet_Run` for enabled jobs, `Disabled`
- * otherwise), the table policy, and record expiration — which AWS offers only on some AWS managed
- * tables, so a customer table answers 405 to Put and reads as disabled.
+ * default), maintenance job status (what the maintenance runner recorded), the table policy,
+ * and record expiration — which AWS offers only on some AWS managed tables, so a customer table
+ * answers 405 to Put and reads as disabled.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
@@ -12,6 +12,7 @@ import { repo, requireTable, requireTableByArn, tableArnOf, validate } from './l
 import { s3tErrors } from './errors.js';
 import { mergeMaintenance } from './bucket-config.js';
 import { checkPolicyDocument } from './policy.js';
+import { maintenanceJobStatus } from './maintenance/job-status.js';
 
 export function getTableEncryption(ctx: Ctx, input: S3T.GetTableEncryptionRequest): S3T.GetTableEncryptionResponse {
   validate('GetTableEncryption', input);
@@ -33,6 +34,8 @@ export function putTableMaintenanceConfiguration(ctx: Ctx, input: S3T.PutTableMa
     throw s3tErrors.badRequest('The target file size must be between 64 and 512 MB.');
   }
   const t = requireTable(ctx, input);
+  // "Compaction isn't supported on replica tables" (S3 User Guide, replication limitations).
+  if (t.replica_of && input.type === 'icebergCompaction' && input.value?.status !== 'disabled') throw s3tErrors.replicaCompaction();
   const current = JSON.parse(repo(ctx).getTableConfig(t.id).maintenance);
   mergeMaintenance(current, input.type!, input.value as { status?: string; settings?: Record<string, unknown> });
   repo(ctx).setTableColumn(t.id, 'maintenance', JSON.stringify(current));
@@ -47,11 +50,7 @@ export function getTableMaintenanceConfiguration(
   return { tableARN: tableArnOf(t, ctx.partition), configuration: JSON.parse(repo(ctx).getTableConfig(t.id).maintenance) };
 }
 
-function jobStatus(config: { status?: string } | undefined): S3T.TableMaintenanceJobStatusValue {
-  return { status: config?.status === 'disabled' ? 'Disabled' : 'Not_Yet_Run' };
-}
-
-/** Overcast runs no maintenance yet, so every job reports that it has not run (or is disabled). */
+/** What really ran: see maintenance/job-status.ts. */
 export function getTableMaintenanceJobStatus(
   ctx: Ctx,
   input: S3T.GetTableMaintenanceJobStatusRequest,
@@ -61,14 +60,7 @@ export function getTableMaintenanceJobStatus(
   const table = JSON.parse(repo(ctx).getTableConfig(t.id).maintenance) as Record<string, { status?: string }>;
   const bucket = repo(ctx).getBucket(t.account, t.region, t.bucket);
   const bucketConfig = bucket ? (JSON.parse(bucket.maintenance) as Record<string, { status?: string }>) : {};
-  return {
-    tableARN: tableArnOf(t, ctx.partition),
-    status: {
-      icebergCompaction: jobStatus(table.icebergCompaction),
-      icebergSnapshotManagement: jobStatus(table.icebergSnapshotManagement),
-      icebergUnreferencedFileRemoval: jobStatus(bucketConfig.icebergUnreferencedFileRemoval),
-    },
-  };
+  return { tableARN: tableArnOf(t, ctx.partition), status: maintenanceJobStatus(ctx, t.id, table, bucketConfig) };
 }
 
 export function putTablePolicy(ctx: Ctx, input: S3T.PutTablePolicyRequest): void {

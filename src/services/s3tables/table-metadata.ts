@@ -20,6 +20,7 @@ import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 import { repo } from './lookup.js';
 import { writeWarehouseObject } from './warehouse.js';
+import { tableCommitted } from './maintenance/commit-hook.js';
 
 /** AWS refuses a metadata.json over 50 MB on the Iceberg REST endpoint (S3 User Guide). */
 export const MAX_METADATA_BYTES = 50 * 1024 * 1024;
@@ -209,5 +210,6 @@ export function movePointer(ctx: Ctx, t: Pick<TableRow, 'id'>, expectedToken: st
   const token = newVersionToken();
   const swapped = repo(ctx).swapMetadataLocation(t.id, expectedToken, { location, token, at: Date.now(), by: ctx.account });
   if (!swapped) throw s3tErrors.versionTokenMismatch();
+  tableCommitted(ctx.rt, t.id);
   return token;
 }

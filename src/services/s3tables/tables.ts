@@ -20,8 +20,16 @@ import { planTableMetadata, type MetadataPlan } from './metadata.js';
 import { movePointer, writeTableMetadata } from './table-metadata.js';
 import { newId, newVersionToken, tableArn, validTableName, WAREHOUSE_SUFFIX, warehouseBucketName, warehouseBucketOf } from './naming.js';
 import { createWarehouseBucket, schedulePurge } from './warehouse.js';
+import { maintenanceRepo } from './maintenance/noncurrent.js';
 
 const METADATA_SUFFIXES = ['.metadata.json', '.metadata.json.gz'];
+
+/**
+ * `managedByService` of a replica: AWS says only that "a replicated table is managed by the S3
+ * Tables replication service" (API reference, TableSummary); this is that service's principal
+ * (S3 User Guide, "Setting up S3 Tables replication").
+ */
+export const REPLICATION_SERVICE = 'replication.s3tables.amazonaws.com';
 
 /**
  * The row of a new table in `bucketArn`/`namespace`, re-reading bucket and namespace so that
@@ -54,6 +62,7 @@ function newTableRow(
     created_by: ctx.account,
     modified_at: fixed.at,
     modified_by: ctx.account,
+    replica_of: null,
     // A table keeps the bucket's defaults of this moment; later bucket changes do not reach it.
     encryption: input.encryptionConfiguration ? encryptionJson(input.encryptionConfiguration) : b.encryption,
     storage_class: input.storageClassConfiguration?.storageClass ?? b.storage_class,
@@ -186,6 +195,7 @@ function tableSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
     modifiedAt: new Date(t.modified_at),
     namespaceId: t.namespace_id,
     tableBucketId: t.bucket_id,
+    ...(t.replica_of ? { managedByService: REPLICATION_SERVICE } : {}),
   };
 }
 
@@ -226,6 +236,9 @@ export function getTable(ctx: Ctx, input: S3T.GetTableRequest): S3T.GetTableResp
     ownerAccountId: t.owner,
     format: t.format as S3T.OpenTableFormat,
     tableBucketId: t.bucket_id,
+    ...(t.replica_of
+      ? { managedByService: REPLICATION_SERVICE, managedTableInformation: { replicationInformation: { sourceTableARN: t.replica_of } } }
+      : {}),
   };
 }
 
@@ -271,6 +284,8 @@ export function deleteTable(ctx: Ctx, input: S3T.DeleteTableRequest): void {
   const r = repo(ctx);
   ctx.rt.meta.tx(() => {
     r.deleteTable(t.id);
+    // Its maintenance records and replication progress go with it: replication stops, replicas stay.
+    maintenanceRepo(ctx).deleteTableRows(t.id);
     r.queuePurge(bucket, Date.now());
   });
   schedulePurge(ctx, bucket);
@@ -283,6 +298,7 @@ export function renameTable(ctx: Ctx, input: S3T.RenameTableRequest): void {
   }
   if (input.newName !== undefined && !validTableName(input.newName)) throw s3tErrors.invalidTableName();
   const t = requireTable(ctx, input);
+  if (t.replica_of) throw s3tErrors.replicaReadOnly(t.replica_of);
   const b = requireBucket(ctx, input.tableBucketARN!);
   const r = repo(ctx);
   const targetNamespace = input.newNamespaceName ?? t.namespace;
@@ -317,6 +333,7 @@ export function updateTableMetadataLocation(
   const location = input.metadataLocation!;
   if (!METADATA_SUFFIXES.some((s) => location.endsWith(s))) throw s3tErrors.invalidMetadataLocation();
   const t = requireTable(ctx, input);
+  if (t.replica_of) throw s3tErrors.replicaReadOnly(t.replica_of);
   // The new location must lie inside the table's own warehouse (model documentation).
   if (!location.startsWith(`${t.warehouse}/`) || location.length <= t.warehouse.length + 1) {
     throw s3tErrors.invalidMetadataLocation();

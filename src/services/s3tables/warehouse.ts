@@ -1,9 +1,10 @@
 /**
  * Table warehouses in Overcast's S3: each table owns one general-purpose bucket (named like AWS's
  * `…--table-s3`), created in-process through the S3 provider; CreateTable writes the initial
- * metadata.json into it; deleting a table purges the bucket and its objects in the background, as
- * AWS does asynchronously. Every purge is recorded in `s3t_purges` in the transaction that makes
- * the bucket an orphan, and only unrecorded once the bucket is gone, so a restart resumes it.
+ * metadata.json into it; deleting a table purges the bucket and its objects (with those maintenance
+ * made noncurrent) in the background, as AWS does asynchronously. Every purge is recorded in
+ * `s3t_purges` in the transaction that makes the bucket an orphan, and only unrecorded once the
+ * bucket is gone, so a restart resumes it.
  */
 import type { Ctx, Runtime } from '../../server/runtime.js';
 import { internalCtx } from '../../server/runtime.js';
@@ -11,6 +12,7 @@ import { S3TablesRepo } from '../../store/s3tables-repo.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../../wire/sigv4.js';
 import { createBucket, purgeBucket, putObject } from '../s3/provider.js';
 import { repo } from './lookup.js';
+import { purgeNoncurrent } from './maintenance/noncurrent.js';
 
 /**
  * The owner of warehouse buckets. On AWS they live in an account of the S3 Tables service, so
@@ -51,6 +53,7 @@ export function schedulePurge(ctx: Ctx, bucket: string): void {
   void rt.background.spawn(`s3tables warehouse purge ${bucket}`, async () => {
     try {
       await purgeBucket(ctx, bucket);
+      if (rt.meta.db.open) await purgeNoncurrent(ctx, bucket);
       if (rt.meta.db.open) repo(ctx).unqueuePurge(bucket);
     } finally {
       running!.delete(bucket);

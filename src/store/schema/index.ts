@@ -6,6 +6,7 @@ import type { Migration } from '../database.js';
 import { blobMigrations } from '../blobs.js';
 import { cloudformationMigrations } from './cloudformation.js';
 import { s3Migrations } from './s3.js';
+import { maintenanceMigrations } from './maintenance.js';
 import { s3tablesMigrations } from './s3tables.js';
 import { ssmMigrations } from './ssm.js';
 import { stsMigrations } from './sts.js';
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...blobMigrations,
   ...s3Migrations,
   ...s3tablesMigrations,
+  ...maintenanceMigrations,
   ...ssmMigrations,
   ...stsMigrations,
   ...cloudformationMigrations,
