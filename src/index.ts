@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import { configFromEnv, parseInterval, type OvercastConfig } from './config.js';
-import { internalCtx, type Ctx } from './server/runtime.js';
+import { internalCtx, type Ctx } from './runtime/runtime.js';
 import { startServer, type RunningServer } from './server/server.js';
 import { isAwsError } from './wire/errors.js';
 import { accountFromAccessKey } from './wire/sigv4.js';
