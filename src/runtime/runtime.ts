@@ -65,6 +65,8 @@ export interface Runtime {
   endpoint?: string;
   /** Hooks run by reset(), for services that cache anything outside SQLite. */
   readonly resetHooks: (() => void)[];
+  /** Hooks run first when the server stops, for services that own processes (Lambda's workers). */
+  readonly closeHooks: (() => Promise<void>)[];
   readonly startedAt: Date;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The HTTP front: one fastify instance with a single catch-all route answered in its onRequest
  * hook, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
- * (health, reset, metrics, the clock and table maintenance), and everything else handed to the
+ * (health, reset, metrics, the clock and table maintenance, custom resource responses and Lambda
+ * code downloads), and everything else handed to the
  * dispatcher as a framework-neutral WireRequest. Errors outside the codecs (a malformed URL, a
  * header section too large, an uncaught failure) are answered in the shape of the service the
  * request names (early-errors.ts).
@@ -116,6 +117,12 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
       if (path === '/_overcast/metrics' && request.method === 'GET') {
         const body = { ...metrics, backgroundMs: rt.background.busyMs };
         return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
+      }
+      if (path?.startsWith('/_overcast/cfn-response/') || path?.startsWith('/_overcast/lambda/')) {
+        // Lambda's callbacks: custom resource responses (ResponseURL) and code downloads (Code.Location).
+        const { lambdaCallback } = await import('../services/cloudformation/lambda-callbacks.js');
+        const res = await lambdaCallback(rt, request.method, path, request.raw);
+        return reply.code(res.status).header('content-type', res.contentType).send(res.body);
       }
       if (path === '/_overcast/clock' || path?.startsWith('/_overcast/maintenance/')) {
         const { handleAdmin } = await import('../services/s3tables/maintenance/admin.js');

@@ -36,6 +36,7 @@ export function createRuntime(config: OvercastConfig, log: Logger = createLogger
       log,
       background: new BackgroundTasks(log),
       resetHooks: [],
+      closeHooks: [],
       startedAt: new Date(),
     };
   } catch (err) {
@@ -107,6 +108,8 @@ export async function startServer(config: OvercastConfig, log?: Logger): Promise
       if (closed) return;
       closed = true;
       rt.background.stopping = true;
+      // Lambda workers go first: an invocation waiting on one would hold its request open.
+      for (const hook of rt.closeHooks) await hook().catch((err: unknown) => rt.log.error('close hook failed', err));
       await app.close();
       await rt.background.drain();
       rt.blobs.close();

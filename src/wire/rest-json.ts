@@ -1,10 +1,11 @@
 /**
  * The rest-json protocol (S3 Tables): the operation comes from the method and URI template, members
- * from labels, query, headers and a JSON body; responses carry the operation's status code, JSON
- * without absent members, and errors as `x-amzn-ErrorType` plus `{"message": …}`.
+ * from labels, query, headers and a JSON body (a blob payload, Lambda's Invoke, as raw bytes);
+ * responses carry the operation's status code, JSON without absent members, and errors as
+ * `x-amzn-ErrorType` plus `{"message": …}` (or the service's own error body).
  */
 import type { ServiceModel } from '../model/service-model.js';
-import { shapeOf } from '../model/service-model.js';
+import { shapeOf, type Shape } from '../model/service-model.js';
 import type { Codec, ParsedRequest } from './codec.js';
 import { AwsError } from './errors.js';
 import { readBody, type WireRequest, type WireResponse } from './http.js';
@@ -20,6 +21,14 @@ export interface RestJsonOptions {
   /** Error for a request no operation matches. */
   unknownOperation: (req: WireRequest) => AwsError;
   micros?: boolean;
+  /** An error's JSON body (default `{__type, message}`; Lambda sends `{Type, Message}`). */
+  errorBody?: (err: AwsError) => Record<string, unknown>;
+}
+
+/** The member a blob payload binds to (Lambda's Invoke): its bytes travel raw, not as JSON. */
+function blobPayload(m: ServiceModel, shape: Shape | undefined): string | undefined {
+  const name = shape?.payload;
+  return name && shapeOf(m, shape.members![name]!.shape).type === 'blob' ? name : undefined;
 }
 
 export function restJsonCodec(model: () => ServiceModel, options: RestJsonOptions): Codec {
@@ -40,7 +49,10 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       const hasBodyMembers = Object.values(inputShape.members ?? {}).some((r) => !r.location);
       // Operations without body members (every GET) do not wait for a body; Node discards any.
       const body = hasBodyMembers ? await readBody(req) : EMPTY;
-      if (hasBodyMembers && body.length > 0) {
+      const raw = blobPayload(m, inputShape);
+      if (raw) {
+        if (body.length > 0) input[raw] = body;
+      } else if (hasBodyMembers && body.length > 0) {
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
@@ -63,6 +75,13 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       const status = op.http.responseCode ?? 200;
       const headers: Record<string, string> = { 'x-amzn-requestid': requestId, ...bound.headers };
       if (status === 204 || !outputShape) return { status: bound.status ?? status, headers };
+      const raw = blobPayload(m, outputShape);
+      if (raw) {
+        const bytes = (output as Record<string, unknown> | undefined)?.[raw] as Uint8Array | undefined;
+        if (!bytes) return { status: bound.status ?? status, headers };
+        headers['content-type'] = 'application/octet-stream';
+        return { status: bound.status ?? status, headers, body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+      }
       const body = toJson(m, outputShape, output ?? {}, jsonOpts) ?? {};
       headers['content-type'] = 'application/json';
       return { status: bound.status ?? status, headers, body: JSON.stringify(body) };
@@ -78,7 +97,7 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
           'content-type': 'application/json',
           ...err.headers,
         },
-        body: JSON.stringify({ __type: code, message: err.message }),
+        body: JSON.stringify(options.errorBody ? options.errorBody(err) : { __type: code, message: err.message }),
       };
     },
   };

@@ -20,6 +20,7 @@ const SDKS: Record<ServiceId, string> = {
   cloudformation: '@aws-sdk/client-cloudformation',
   sts: '@aws-sdk/client-sts',
   ssm: '@aws-sdk/client-ssm',
+  lambda: '@aws-sdk/client-lambda',
 };
 
 /** Operations the vendored model and the installed SDK disagree on (the model is older). */
@@ -51,6 +52,7 @@ const DRIFT: Record<ServiceId, { modelOnly: string[]; sdkOnly: string[] }> = {
       'ValidateCloudConnector',
     ],
   },
+  lambda: { modelOnly: [], sdkOnly: ['DeleteResourcePolicy', 'GetResourcePolicy', 'PutResourcePolicy'] },
 };
 
 /** Route-table entries that are no operation of the model. */

@@ -1,13 +1,18 @@
 /**
  * The explicit registry of CloudFormation resource providers: one module per resource type, at
- * `resources/<service>/<type>.ts`. Every other type the template layer accepts (the spec's, and
- * `Custom::*`) is "stored" by the generic provider (stored.ts): validated against the type's
- * schema, given AWS-shaped ids and attributes, with nothing behind it.
+ * `resources/<service>/<type>.ts` (`Custom::*` types are custom resources). Every other type the
+ * template layer accepts is "stored" by the generic provider (stored.ts): validated against the
+ * type's schema, given AWS-shaped ids and attributes, with nothing behind it.
  */
 import { cdkMetadata } from './cdk/metadata.js';
 import { cloudformationStack } from './cloudformation/stack.js';
+import { customResource } from './cloudformation/custom-resource.js';
 import { waitCondition } from './cloudformation/wait-condition.js';
 import { waitConditionHandle } from './cloudformation/wait-condition-handle.js';
+import { lambdaAlias } from './lambda/alias.js';
+import { lambdaFunction } from './lambda/function.js';
+import { lambdaPermission } from './lambda/permission.js';
+import { lambdaVersion } from './lambda/version.js';
 import { s3Bucket } from './s3/bucket.js';
 import { s3BucketPolicy } from './s3/bucket-policy.js';
 import { namespace } from './s3tables/namespace.js';
@@ -23,8 +28,13 @@ const PROVIDERS: ReadonlyMap<string, ResourceProvider> = new Map(
   [
     cdkMetadata,
     cloudformationStack,
+    customResource,
     waitConditionHandle,
     waitCondition,
+    lambdaFunction,
+    lambdaPermission,
+    lambdaVersion,
+    lambdaAlias,
     s3Bucket,
     s3BucketPolicy,
     tableBucket,
@@ -43,7 +53,8 @@ export interface ProviderLookup {
 }
 
 export function providerFor(type: string): ProviderLookup {
-  const provider = PROVIDERS.get(type);
+  // Every `Custom::<Name>` is a custom resource under another name.
+  const provider = PROVIDERS.get(type.startsWith('Custom::') ? customResource.type : type);
   return provider ? { provider, stored: false } : { provider: storedProvider(type), stored: true };
 }
 

@@ -37,6 +37,8 @@ export interface ResourceState {
   attributes: Record<string, unknown>;
   /** Ref's value when it is not the physical id (rare). */
   ref?: string;
+  /** The attributes are secret (a custom resource's NoEcho): shown as asterisks where AWS masks them. */
+  masked?: boolean;
 }
 
 export interface ResourceProvider {

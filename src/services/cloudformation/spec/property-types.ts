@@ -31,6 +31,186 @@ export interface WaitConditionHandleProperties {
 
 }
 
+export interface AliasProvisionedConcurrencyConfiguration {
+  ProvisionedConcurrentExecutions: number;
+}
+
+export interface AliasAliasRoutingConfiguration {
+  AdditionalVersionWeights?: AliasVersionWeight[];
+}
+
+export interface AliasVersionWeight {
+  FunctionVersion: string;
+  FunctionWeight: number;
+}
+
+export interface AliasProperties {
+  Description?: string;
+  FunctionName: string;
+  FunctionVersion: string;
+  Name: string;
+  ProvisionedConcurrencyConfig?: AliasProvisionedConcurrencyConfiguration;
+  RoutingConfig?: AliasAliasRoutingConfiguration;
+}
+
+export interface FunctionImageConfig {
+  WorkingDirectory?: string;
+  Command?: string[];
+  EntryPoint?: string[];
+}
+
+export interface FunctionTracingConfig {
+  Mode?: "Active" | "PassThrough";
+}
+
+export interface FunctionVpcConfig {
+  Ipv6AllowedForDualStack?: boolean;
+  SecurityGroupIds?: string[];
+  SubnetIds?: string[];
+}
+
+export interface FunctionDeadLetterConfig {
+  TargetArn?: string;
+}
+
+export interface FunctionRuntimeManagementConfig {
+  UpdateRuntimeOn: "Auto" | "FunctionUpdate" | "Manual";
+  RuntimeVersionArn?: string;
+}
+
+export interface FunctionSnapStart {
+  ApplyOn: "PublishedVersions" | "None";
+}
+
+export interface FunctionCode {
+  S3ObjectVersion?: string;
+  S3Bucket?: string;
+  ZipFile?: string;
+  S3Key?: string;
+  ImageUri?: string;
+  SourceKMSKeyArn?: string;
+  S3ObjectStorageMode?: "COPY" | "REFERENCE";
+}
+
+export interface FunctionFileSystemConfig {
+  Arn: string;
+  LocalMountPath: string;
+  S3FilesConfig?: FunctionS3FilesConfig;
+}
+
+export interface FunctionS3FilesConfig {
+  DirectS3Read?: "ENABLED" | "DISABLED" | "AUTO";
+}
+
+export interface FunctionEnvironment {
+  Variables?: Record<string, string>;
+}
+
+export interface FunctionEphemeralStorage {
+  Size: number;
+}
+
+export interface FunctionFunctionScalingConfig {
+  MinExecutionEnvironments?: number;
+  MaxExecutionEnvironments?: number;
+}
+
+export interface FunctionDurableConfig {
+  KMSKeyArn?: string;
+  ExecutionTimeout: number;
+  RetentionPeriodInDays?: number;
+}
+
+export interface FunctionTenancyConfig {
+  TenantIsolationMode: "PER_TENANT";
+}
+
+export interface FunctionCapacityProviderConfig {
+  LambdaManagedInstancesCapacityProviderConfig: FunctionLambdaManagedInstancesCapacityProviderConfig;
+}
+
+export interface FunctionLambdaManagedInstancesCapacityProviderConfig {
+  ExecutionEnvironmentMemoryGiBPerVCpu?: number;
+  CapacityProviderArn: string;
+  PerExecutionEnvironmentMaxConcurrency?: number;
+}
+
+export interface FunctionLoggingConfig {
+  LogFormat?: "Text" | "JSON";
+  ApplicationLogLevel?: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "FATAL";
+  LogGroup?: string;
+  SystemLogLevel?: "DEBUG" | "INFO" | "WARN";
+}
+
+export interface FunctionProperties {
+  ImageConfig?: FunctionImageConfig;
+  MemorySize?: number;
+  Description?: string;
+  TracingConfig?: FunctionTracingConfig;
+  VpcConfig?: FunctionVpcConfig;
+  DeadLetterConfig?: FunctionDeadLetterConfig;
+  Timeout?: number;
+  RuntimeManagementConfig?: FunctionRuntimeManagementConfig;
+  Handler?: string;
+  ReservedConcurrentExecutions?: number;
+  SnapStart?: FunctionSnapStart;
+  Code: FunctionCode;
+  Role: string;
+  FileSystemConfigs?: FunctionFileSystemConfig[];
+  FunctionName?: string;
+  Runtime?: string;
+  KmsKeyArn?: string;
+  PackageType?: "Image" | "Zip";
+  CodeSigningConfigArn?: string;
+  Environment?: FunctionEnvironment;
+  EphemeralStorage?: FunctionEphemeralStorage;
+  Layers?: string[];
+  Tags?: Tag[];
+  Architectures?: string[];
+  FunctionScalingConfig?: FunctionFunctionScalingConfig;
+  DurableConfig?: FunctionDurableConfig;
+  PublishToLatestPublished?: boolean;
+  TenancyConfig?: FunctionTenancyConfig;
+  CapacityProviderConfig?: FunctionCapacityProviderConfig;
+  LoggingConfig?: FunctionLoggingConfig;
+  RecursiveLoop?: "Allow" | "Terminate";
+}
+
+export interface PermissionProperties {
+  FunctionName: string;
+  Action: string;
+  EventSourceToken?: string;
+  FunctionUrlAuthType?: "AWS_IAM" | "NONE";
+  SourceArn?: string;
+  SourceAccount?: string;
+  PrincipalOrgID?: string;
+  Principal: string;
+  InvokedViaFunctionUrl?: boolean;
+}
+
+export interface VersionProvisionedConcurrencyConfiguration {
+  ProvisionedConcurrentExecutions: number;
+}
+
+export interface VersionRuntimePolicy {
+  RuntimeVersionArn?: string;
+  UpdateRuntimeOn: string;
+}
+
+export interface VersionFunctionScalingConfig {
+  MinExecutionEnvironments?: number;
+  MaxExecutionEnvironments?: number;
+}
+
+export interface VersionProperties {
+  CodeSha256?: string;
+  Description?: string;
+  FunctionName: string;
+  ProvisionedConcurrencyConfig?: VersionProvisionedConcurrencyConfiguration;
+  RuntimePolicy?: VersionRuntimePolicy;
+  FunctionScalingConfig?: VersionFunctionScalingConfig;
+}
+
 export interface BucketAccelerateConfiguration {
   AccelerationStatus: "Enabled" | "Suspended";
 }
@@ -622,6 +802,10 @@ export interface ResourceProperties {
   'AWS::CloudFormation::Stack': StackProperties;
   'AWS::CloudFormation::WaitCondition': WaitConditionProperties;
   'AWS::CloudFormation::WaitConditionHandle': WaitConditionHandleProperties;
+  'AWS::Lambda::Alias': AliasProperties;
+  'AWS::Lambda::Function': FunctionProperties;
+  'AWS::Lambda::Permission': PermissionProperties;
+  'AWS::Lambda::Version': VersionProperties;
   'AWS::S3::Bucket': BucketProperties;
   'AWS::S3::BucketPolicy': BucketPolicyProperties;
   'AWS::S3Tables::Namespace': NamespaceProperties;

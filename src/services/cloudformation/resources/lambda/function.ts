@@ -1,0 +1,101 @@
+/**
+ * `AWS::Lambda::Function` through the Lambda provider the API serves. The function is named
+ * FunctionName or, like CloudFormation, `<stack>-<logicalId>-<random>` within 64 characters; its
+ * code comes from Overcast's S3 (the CDK's asset zips in the bootstrap bucket), from inline
+ * `ZipFile` source (inline-code.ts) or an ImageUri. Updates change code and configuration in place
+ * (the engine replaces on FunctionName and PackageType); the next invocation runs the new ones.
+ * Ref is the name; GetAtt gives Arn and the SnapStart attributes. A function already deleted
+ * outside the stack deletes fine.
+ */
+import type * as L from '@aws-sdk/client-lambda';
+import * as lambda from '../../../lambda/provider.js';
+import type { FunctionProperties } from '../../spec/property-types.js';
+import { hasErrorCode } from '../already-gone.js';
+import { generatedName } from '../physical-names.js';
+import { same } from '../property-values.js';
+import { typedChange, typedProperties } from '../typed-properties.js';
+import type { ResourceContext, ResourceProvider, ResourceState } from '../types.js';
+import { inlineZip } from './inline-code.js';
+
+const TYPE = 'AWS::Lambda::Function';
+
+function code(p: FunctionProperties): L.FunctionCode {
+  const c = p.Code;
+  if (c.ZipFile !== undefined) return { ZipFile: inlineZip(p.Runtime, c.ZipFile) };
+  if (c.ImageUri !== undefined) return { ImageUri: c.ImageUri };
+  return { S3Bucket: c.S3Bucket, S3Key: c.S3Key, ...(c.S3ObjectVersion ? { S3ObjectVersion: c.S3ObjectVersion } : {}) };
+}
+
+/** The configuration members of the properties, as UpdateFunctionConfiguration takes them. */
+function configuration(p: FunctionProperties): Omit<L.UpdateFunctionConfigurationRequest, 'FunctionName'> {
+  return {
+    Role: p.Role,
+    Runtime: p.Runtime as L.Runtime | undefined,
+    Handler: p.Handler,
+    Description: p.Description ?? '',
+    Timeout: p.Timeout ?? 3,
+    MemorySize: p.MemorySize ?? 128,
+    Environment: { Variables: p.Environment?.Variables ?? {} },
+    Layers: p.Layers ?? [],
+    ...(p.EphemeralStorage ? { EphemeralStorage: p.EphemeralStorage } : {}),
+    ...(p.LoggingConfig ? { LoggingConfig: p.LoggingConfig as L.LoggingConfig } : {}),
+    ...(p.TracingConfig?.Mode ? { TracingConfig: { Mode: p.TracingConfig.Mode as L.TracingMode } } : {}),
+    ...(p.KmsKeyArn ? { KMSKeyArn: p.KmsKeyArn } : {}),
+    ...(p.DeadLetterConfig ? { DeadLetterConfig: p.DeadLetterConfig } : {}),
+  };
+}
+
+function state(rc: ResourceContext, name: string): ResourceState {
+  return {
+    physicalId: name,
+    attributes: {
+      Arn: lambda.functionArn(rc.ctx, name),
+      'SnapStartResponse.ApplyOn': 'None',
+      'SnapStartResponse.OptimizationStatus': 'Off',
+    },
+  };
+}
+
+export const lambdaFunction: ResourceProvider = {
+  type: TYPE,
+
+  async create(rc, resolved) {
+    const p = typedProperties(rc, TYPE, resolved);
+    const name = p.FunctionName ?? generatedName(rc, { max: 64 });
+    await lambda.createFunction(rc.ctx, {
+      ...configuration(p),
+      FunctionName: name,
+      Role: p.Role,
+      Code: code(p),
+      ...(p.PackageType ? { PackageType: p.PackageType as L.PackageType } : {}),
+      ...(p.Architectures?.length ? { Architectures: p.Architectures as L.Architecture[] } : {}),
+      Tags: Object.fromEntries((p.Tags ?? []).map((t) => [t.Key, t.Value])),
+    });
+    return state(rc, name);
+  },
+
+  async update(rc, resolved, previous) {
+    const { props: p, old } = typedChange(rc, TYPE, resolved, previous);
+    const name = previous.state.physicalId;
+    const ctx = rc.ctx;
+    if (!same(old.Code, p.Code) || !same(old.Architectures, p.Architectures) || (p.Code.ZipFile !== undefined && old.Runtime !== p.Runtime)) {
+      await lambda.updateFunctionCode(ctx, { FunctionName: name, ...code(p), ...(p.Architectures?.length ? { Architectures: p.Architectures as L.Architecture[] } : {}) });
+    }
+    lambda.updateFunctionConfiguration(ctx, { FunctionName: name, ...configuration(p) });
+    const arn = lambda.functionArn(ctx, name);
+    const before = Object.fromEntries((old.Tags ?? []).map((t) => [t.Key, t.Value]));
+    const after = Object.fromEntries((p.Tags ?? []).map((t) => [t.Key, t.Value]));
+    const removed = Object.keys(before).filter((k) => !(k in after));
+    if (removed.length) lambda.untagResource(ctx, { Resource: arn, TagKeys: removed });
+    if (!same(before, after) && Object.keys(after).length) lambda.tagResource(ctx, { Resource: arn, Tags: after });
+    return state(rc, name);
+  },
+
+  async delete(rc, _props, resource) {
+    try {
+      lambda.deleteFunction(rc.ctx, { FunctionName: resource.physicalId });
+    } catch (err) {
+      if (!hasErrorCode(err, ['ResourceNotFoundException'])) throw err;
+    }
+  },
+};

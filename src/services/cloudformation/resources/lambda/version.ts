@@ -1,0 +1,42 @@
+/**
+ * `AWS::Lambda::Version`: PublishVersion of the function's `$LATEST` (every property forces
+ * replacement, so a changed function gets a new Version resource, as the CDK's `currentVersion`
+ * relies on). Ref is the version's ARN; GetAtt gives Version and FunctionArn. Deleting deletes
+ * that version only; one already gone deletes fine.
+ */
+import * as lambda from '../../../lambda/provider.js';
+import { hasErrorCode } from '../already-gone.js';
+import { typedProperties } from '../typed-properties.js';
+import type { ResourceProvider } from '../types.js';
+
+const TYPE = 'AWS::Lambda::Version';
+
+export const lambdaVersion: ResourceProvider = {
+  type: TYPE,
+
+  async create(rc, resolved) {
+    const p = typedProperties(rc, TYPE, resolved);
+    const out = lambda.publishVersion(rc.ctx, {
+      FunctionName: p.FunctionName,
+      ...(p.Description !== undefined ? { Description: p.Description } : {}),
+      ...(p.CodeSha256 !== undefined ? { CodeSha256: p.CodeSha256 } : {}),
+    });
+    const base = lambda.functionArn(rc.ctx, out.FunctionName!);
+    return { physicalId: out.FunctionArn!, attributes: { Version: out.Version, FunctionArn: base } };
+  },
+
+  async update(rc, resolved, previous) {
+    typedProperties(rc, TYPE, resolved);
+    return previous.state;
+  },
+
+  async delete(rc, _props, state) {
+    const m = /^(.*):([0-9]+)$/.exec(state.physicalId);
+    if (!m) return;
+    try {
+      lambda.deleteFunction(rc.ctx, { FunctionName: m[1]!, Qualifier: m[2]! });
+    } catch (err) {
+      if (!hasErrorCode(err, ['ResourceNotFoundException'])) throw err;
+    }
+  },
+};

@@ -1,0 +1,145 @@
+/**
+ * Where functions' code lives on disk: `<root>/code/<sha256 hex>/`, one directory per code
+ * package (so versions sharing code share it), unpacked once — into a temporary directory renamed
+ * into place, so a crash or two concurrent unpacks never leave half a tree. The root is
+ * `<data dir>/lambda`, or a temporary directory for an in-memory server (removed on close). Beside
+ * the code sit what the runtimes expect around it: `node_modules` pointing at the AWS SDK for
+ * JavaScript v3 that Overcast itself installs (Node.js looks for packages in every directory above
+ * the code, so `require` and `import` of `@aws-sdk/client-*` both work, as in Lambda's runtime),
+ * and `bin/npm`, which fails at once — the CDK's AwsCustomResource tries `npm install` of the
+ * latest SDK and falls back to the bundled one, and that attempt must neither take a minute nor
+ * write into the machine's /tmp.
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize, sep } from 'node:path';
+import { unzipSync } from 'fflate';
+import { packagePath } from '../../../package-root.js';
+
+/** The clients a handler can import without bundling them (every service Overcast emulates, and what the CDK's handlers load). */
+export const BUNDLED_SDK = [
+  '@aws-sdk/client-s3',
+  '@aws-sdk/client-s3tables',
+  '@aws-sdk/client-cloudformation',
+  '@aws-sdk/client-sts',
+  '@aws-sdk/client-ssm',
+  '@aws-sdk/client-lambda',
+  '@aws-sdk/client-sfn',
+];
+
+export class CodeRoot {
+  readonly path: string;
+  private readonly temporary: boolean;
+
+  constructor(dataDir: string | undefined) {
+    this.temporary = !dataDir;
+    this.path = dataDir ? join(dataDir, 'lambda') : mkdtempSync(join(tmpdir(), 'overcast-lambda-'));
+    mkdirSync(join(this.path, 'code'), { recursive: true });
+    this.linkSdk();
+    this.writeNpmStub();
+  }
+
+  /** The directory of a code package, unpacked from `zip()` the first time it is asked for. */
+  codeDir(shaBase64: string, zip: () => Buffer | undefined): string {
+    const hex = Buffer.from(shaBase64, 'base64').toString('hex');
+    const dir = join(this.path, 'code', hex);
+    if (existsSync(dir)) return dir;
+    const bytes = zip();
+    if (!bytes) throw new Error(`code package ${shaBase64} is missing from the store`);
+    const staging = mkdtempSync(join(this.path, 'code', `.${hex}-`));
+    try {
+      unpack(bytes, staging);
+      renameSync(staging, dir);
+    } catch (err) {
+      rmSync(staging, { recursive: true, force: true });
+      if (existsSync(dir)) return dir; // another invocation unpacked it first
+      throw err;
+    }
+    return dir;
+  }
+
+  /** A directory for a runtime's own files (the Python bootstrap). */
+  runtimeFile(name: string, text: string): string {
+    const dir = join(this.path, 'runtime');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  }
+
+  get binDir(): string {
+    return join(this.path, 'bin');
+  }
+
+  remove(): void {
+    if (this.temporary) rmSync(this.path, { recursive: true, force: true });
+  }
+
+  private linkSdk(): void {
+    const modules = sdkNodeModules();
+    if (!modules) return;
+    const link = join(this.path, 'code', 'node_modules');
+    try {
+      if (readlinkSync(link) === modules) return;
+      rmSync(link, { force: true });
+    } catch {
+      // no link yet
+    }
+    symlinkSync(modules, link, 'dir');
+  }
+
+  private writeNpmStub(): void {
+    mkdirSync(this.binDir, { recursive: true });
+    const npm = join(this.binDir, 'npm');
+    writeFileSync(npm, '#!/bin/sh\necho "npm is not available to functions run by Overcast (no network): use the bundled AWS SDK" >&2\nexit 1\n');
+    chmodSync(npm, 0o755);
+  }
+}
+
+/** The node_modules folder that holds Overcast's AWS SDK clients, or undefined when none resolves. */
+export function sdkNodeModules(): string | undefined {
+  const require = createRequire(packagePath('package.json'));
+  for (const name of BUNDLED_SDK) {
+    try {
+      // <node_modules>/@aws-sdk/client-x/package.json → <node_modules>
+      return dirname(dirname(dirname(require.resolve(`${name}/package.json`))));
+    } catch {
+      // try the next
+    }
+  }
+  return undefined;
+}
+
+/** Writes every entry of a zip under `dir`; entries that would land outside it are refused. */
+function unpack(zip: Buffer, dir: string): void {
+  const files = unzipSync(zip);
+  for (const [name, data] of Object.entries(files)) {
+    const target = normalize(join(dir, name));
+    if (target !== dir && !target.startsWith(dir + sep)) throw new Error(`zip entry ${name} points outside the code directory`);
+    if (name.endsWith('/')) {
+      mkdirSync(target, { recursive: true });
+      continue;
+    }
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, data);
+    // fflate does not give the entries' Unix modes: scripts (a `#!` line) are made executable.
+    if (data[0] === 0x23 && data[1] === 0x21) chmodSync(target, 0o755);
+  }
+}
+
+/** Whether a zip can be opened (its central directory read), without unpacking it. */
+export function zipProblem(zip: Uint8Array): string | undefined {
+  try {
+    let entries = 0;
+    unzipSync(zip, {
+      filter: () => {
+        entries++;
+        return false;
+      },
+    });
+    return entries === 0 ? 'the archive holds no files' : undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Lambda's rows: typed reads and writes of functions, their versions (`$LATEST` = 0), aliases,
+ * resource policies and code packages over the metadata store. Every lookup is by primary key and
+ * every listing an index range starting after the last key returned, so a page costs the page.
+ * Code packages are shared by content: one is dropped once no version refers to it.
+ */
+import type { MetadataStore } from './database.js';
+
+export interface FunctionRow {
+  account: string;
+  region: string;
+  name: string;
+  /** JSON object of tag key → value. */
+  tags: string;
+  last_version: number;
+  created_at: number;
+}
+
+export interface VersionRow {
+  account: string;
+  region: string;
+  name: string;
+  /** 0 for `$LATEST`. */
+  version: number;
+  /** JSON of the stored configuration (see services/lambda/configuration.ts). */
+  config: string;
+  code_sha: string;
+  code_size: number;
+  revision_id: string;
+  last_modified: number;
+}
+
+export interface AliasRow {
+  account: string;
+  region: string;
+  name: string;
+  alias: string;
+  function_version: string;
+  description: string;
+  routing: string | null;
+  revision_id: string;
+}
+
+export interface PolicyRow {
+  statements: string;
+  revision_id: string;
+}
+
+export class LambdaRepo {
+  constructor(private readonly store: MetadataStore) {}
+
+  getFunction(account: string, region: string, name: string): FunctionRow | undefined {
+    return this.store
+      .stmt('SELECT * FROM lambda_functions WHERE account = ? AND region = ? AND name = ?')
+      .get(account, region, name) as FunctionRow | undefined;
+  }
+
+  insertFunction(row: FunctionRow): void {
+    this.store
+      .stmt('INSERT INTO lambda_functions (account, region, name, tags, last_version, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(row.account, row.region, row.name, row.tags, row.last_version, row.created_at);
+  }
+
+  setTags(account: string, region: string, name: string, tags: string): void {
+    this.store.stmt('UPDATE lambda_functions SET tags = ? WHERE account = ? AND region = ? AND name = ?').run(tags, account, region, name);
+  }
+
+  setLastVersion(account: string, region: string, name: string, version: number): void {
+    this.store
+      .stmt('UPDATE lambda_functions SET last_version = ? WHERE account = ? AND region = ? AND name = ?')
+      .run(version, account, region, name);
+  }
+
+  /** Deletes the function with its versions, aliases and policies; returns the code hashes it used. */
+  deleteFunction(account: string, region: string, name: string): string[] {
+    const shas = this.store
+      .stmt('SELECT DISTINCT code_sha FROM lambda_versions WHERE account = ? AND region = ? AND name = ?')
+      .all(account, region, name) as { code_sha: string }[];
+    for (const table of ['lambda_functions', 'lambda_versions', 'lambda_aliases', 'lambda_policies']) {
+      this.store.stmt(`DELETE FROM ${table} WHERE account = ? AND region = ? AND name = ?`).run(account, region, name);
+    }
+    return shas.map((s) => s.code_sha);
+  }
+
+  getVersion(account: string, region: string, name: string, version: number): VersionRow | undefined {
+    return this.store
+      .stmt('SELECT * FROM lambda_versions WHERE account = ? AND region = ? AND name = ? AND version = ?')
+      .get(account, region, name, version) as VersionRow | undefined;
+  }
+
+  /** Inserts a version or replaces it (`$LATEST` on every update). */
+  putVersion(row: VersionRow): void {
+    this.store
+      .stmt(
+        `INSERT OR REPLACE INTO lambda_versions (account, region, name, version, config, code_sha, code_size, revision_id, last_modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(row.account, row.region, row.name, row.version, row.config, row.code_sha, row.code_size, row.revision_id, row.last_modified);
+  }
+
+  deleteVersion(account: string, region: string, name: string, version: number): string | undefined {
+    const row = this.getVersion(account, region, name, version);
+    this.store.stmt('DELETE FROM lambda_versions WHERE account = ? AND region = ? AND name = ? AND version = ?').run(account, region, name, version);
+    this.store
+      .stmt('DELETE FROM lambda_policies WHERE account = ? AND region = ? AND name = ? AND qualifier = ?')
+      .run(account, region, name, String(version));
+    return row?.code_sha;
+  }
+
+  /** `$LATEST` of the functions after `after`, in name order. */
+  listLatest(account: string, region: string, after: string, limit: number): VersionRow[] {
+    return this.store
+      .stmt(
+        `SELECT * FROM lambda_versions WHERE account = ? AND region = ? AND name > ? AND version = 0
+         ORDER BY name LIMIT CAST(? AS INTEGER)`,
+      )
+      .all(account, region, after, limit) as VersionRow[];
+  }
+
+  /** Every version of every function after (`after`, `afterVersion`), in (name, version) order. */
+  listAllVersions(account: string, region: string, after: string, afterVersion: number, limit: number): VersionRow[] {
+    return this.store
+      .stmt(
+        `SELECT * FROM lambda_versions WHERE account = ? AND region = ? AND (name > ? OR (name = ? AND version > ?))
+         ORDER BY name, version LIMIT CAST(? AS INTEGER)`,
+      )
+      .all(account, region, after, after, afterVersion, limit) as VersionRow[];
+  }
+
+  /** The versions of one function after `afterVersion` (`$LATEST` first). */
+  listVersions(account: string, region: string, name: string, afterVersion: number, limit: number): VersionRow[] {
+    return this.store
+      .stmt(
+        `SELECT * FROM lambda_versions WHERE account = ? AND region = ? AND name = ? AND version > ?
+         ORDER BY version LIMIT CAST(? AS INTEGER)`,
+      )
+      .all(account, region, name, afterVersion, limit) as VersionRow[];
+  }
+
+  getAlias(account: string, region: string, name: string, alias: string): AliasRow | undefined {
+    return this.store
+      .stmt('SELECT * FROM lambda_aliases WHERE account = ? AND region = ? AND name = ? AND alias = ?')
+      .get(account, region, name, alias) as AliasRow | undefined;
+  }
+
+  putAlias(row: AliasRow): void {
+    this.store
+      .stmt(
+        `INSERT OR REPLACE INTO lambda_aliases (account, region, name, alias, function_version, description, routing, revision_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(row.account, row.region, row.name, row.alias, row.function_version, row.description, row.routing, row.revision_id);
+  }
+
+  deleteAlias(account: string, region: string, name: string, alias: string): void {
+    this.store.stmt('DELETE FROM lambda_aliases WHERE account = ? AND region = ? AND name = ? AND alias = ?').run(account, region, name, alias);
+    this.store
+      .stmt('DELETE FROM lambda_policies WHERE account = ? AND region = ? AND name = ? AND qualifier = ?')
+      .run(account, region, name, alias);
+  }
+
+  listAliases(account: string, region: string, name: string, after: string, limit: number): AliasRow[] {
+    return this.store
+      .stmt(
+        `SELECT * FROM lambda_aliases WHERE account = ? AND region = ? AND name = ? AND alias > ?
+         ORDER BY alias LIMIT CAST(? AS INTEGER)`,
+      )
+      .all(account, region, name, after, limit) as AliasRow[];
+  }
+
+  /** Whether an alias points at `version`. */
+  versionHasAlias(account: string, region: string, name: string, version: string): boolean {
+    return (
+      this.store
+        .stmt('SELECT 1 FROM lambda_aliases WHERE account = ? AND region = ? AND name = ? AND function_version = ? LIMIT 1')
+        .get(account, region, name, version) !== undefined
+    );
+  }
+
+  /** The policy of one qualifier (`''` for the unqualified function). */
+  getPolicy(account: string, region: string, name: string, qualifier: string): PolicyRow | undefined {
+    return this.store
+      .stmt('SELECT statements, revision_id FROM lambda_policies WHERE account = ? AND region = ? AND name = ? AND qualifier = ?')
+      .get(account, region, name, qualifier) as PolicyRow | undefined;
+  }
+
+  /** Writes the policy; an empty statement list removes it. */
+  putPolicy(account: string, region: string, name: string, qualifier: string, statements: unknown[], revisionId: string): void {
+    if (statements.length === 0) {
+      this.store
+        .stmt('DELETE FROM lambda_policies WHERE account = ? AND region = ? AND name = ? AND qualifier = ?')
+        .run(account, region, name, qualifier);
+      return;
+    }
+    this.store
+      .stmt('INSERT OR REPLACE INTO lambda_policies (account, region, name, qualifier, statements, revision_id) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(account, region, name, qualifier, JSON.stringify(statements), revisionId);
+  }
+
+  hasCode(sha: string): boolean {
+    return this.store.stmt('SELECT 1 FROM lambda_code WHERE sha256 = ?').get(sha) !== undefined;
+  }
+
+  putCode(sha: string, zip: Buffer): void {
+    this.store.stmt('INSERT OR IGNORE INTO lambda_code (sha256, size, zip) VALUES (?, ?, ?)').run(sha, zip.length, zip);
+  }
+
+  getCode(sha: string): Buffer | undefined {
+    const row = this.store.stmt('SELECT zip FROM lambda_code WHERE sha256 = ?').get(sha) as { zip: Buffer } | undefined;
+    return row?.zip;
+  }
+
+  /** Drops the packages no version refers to any more. */
+  dropUnusedCode(shas: Iterable<string>): void {
+    for (const sha of new Set(shas)) {
+      this.store
+        .stmt('DELETE FROM lambda_code WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM lambda_versions WHERE code_sha = ?)')
+        .run(sha, sha);
+    }
+  }
+}
