@@ -1,0 +1,25 @@
+/**
+ * The CDK app of the Lambda end-to-end test: one FunctionsStack (functions-stack.ts). Context
+ * `codeVersion` is written into the asset function's source before synthesis, so a deploy with
+ * `-c codeVersion=2` changes only that function's code (what `cdk deploy --hotswap` swaps);
+ * `withAutoDelete=false` leaves out the autoDeleteObjects bucket (the speed comparison).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { FunctionsStack } from './functions-stack.js';
+
+const app = new App();
+const codeVersion = String(app.node.tryGetContext('codeVersion') ?? '1');
+const autoDelete = String(app.node.tryGetContext('withAutoDelete') ?? 'true') !== 'false';
+const stackName = String(app.node.tryGetContext('stackName') ?? 'FunctionsStack');
+mkdirSync('fn-src', { recursive: true });
+writeFileSync(
+  'fn-src/index.js',
+  `const { S3Client, ListBucketsCommand } = require('@aws-sdk/client-s3');\n` +
+    `exports.handler = async (event, context) => {\n` +
+    `  const buckets = await new S3Client({}).send(new ListBucketsCommand({}));\n` +
+    `  return { codeVersion: '${codeVersion}', event, functionName: context.functionName, buckets: (buckets.Buckets || []).map((b) => b.Name) };\n` +
+    `};\n`,
+);
+new FunctionsStack(app, stackName, { autoDelete });
+app.synth();
