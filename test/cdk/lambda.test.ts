@@ -1,0 +1,144 @@
+/**
+ * The CDK CLI against a stack of Lambda-backed constructs (lambda-app/): `cdk deploy` runs the
+ * custom resources for real — the AwsCustomResource's s3tables call answers with the table
+ * bucket's id, the cr.Provider's inline function its Data — and the asset function, invoked with
+ * the SDK, lists buckets through the SDK inside the handler; `cdk deploy --hotswap` swaps its code
+ * through UpdateFunctionCode (CloudFormation's template stays as it was); a full deploy of the
+ * same change leaves the autoDeleteObjects bucket's objects alone; `cdk destroy` empties and
+ * removes that bucket. Both assemblies are synthesized once, in parallel with `cdk bootstrap`,
+ * and every CLI step runs from them.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DescribeStacksCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
+import { GetFunctionCommand, InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
+import { GetBucketTaggingCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetTableBucketCommand } from '@aws-sdk/client-s3tables';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
+import { cdk, cdkEnv, clients, compileApp, liveStacks, printedOutputs, tableBucketNames, type Clients } from './support.js';
+
+const ENV = 'aws://000000000000/us-east-1';
+const DEPLOY = ['deploy', '--require-approval', 'never'];
+const STACK = 'FunctionsStack';
+
+let t: TestServer;
+let c: Clients;
+let lambda: LambdaClient;
+let tmp: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+let plainDir: string;
+let v1: string;
+let v2: string;
+let outputs: Record<string, string> = {};
+
+/** Runs the app (`node app.js`) as the CLI would, into `outdir`, with `context`. */
+function synth(appDir: string, workDir: string, outdir: string, context: Record<string, string>): Promise<void> {
+  mkdirSync(workDir, { recursive: true });
+  return new Promise((done, fail) => {
+    execFile(
+      process.execPath,
+      [join(appDir, 'app.js')],
+      { cwd: workDir, env: { ...env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(context) }, timeout: 120_000 },
+      (err, _stdout, stderr) => (err ? fail(new Error(`synth failed: ${stderr}`)) : done()),
+    );
+  });
+}
+
+async function invokeLister(): Promise<Record<string, any>> {
+  const out = await lambda.send(new InvokeCommand({ FunctionName: outputs.ListerName, Payload: Buffer.from('{"probe":true}') }));
+  expect(out.FunctionError, Buffer.from(out.Payload ?? []).toString()).toBeUndefined();
+  return JSON.parse(Buffer.from(out.Payload!).toString()) as Record<string, any>;
+}
+
+function expectOk(r: { code: number; output: string }): void {
+  expect(r.code, r.output).toBe(0);
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  c = clients(t);
+  lambda = new LambdaClient({ ...t.clientConfig, maxAttempts: 1 });
+  tmp = tempDir('overcast-cdk-lambda-');
+  const appDir = join(tmp.path, 'app');
+  plainDir = join(tmp.path, 'plain');
+  mkdirSync(plainDir);
+  compileApp(appDir, 'lambda-app');
+  env = cdkEnv(t, t.endpoint, join(tmp.path, 'cdk-home'));
+  v1 = join(tmp.path, 'assembly-v1');
+  v2 = join(tmp.path, 'assembly-v2');
+  const [boot] = await Promise.all([
+    cdk(['bootstrap', ENV], { cwd: plainDir, env, timeoutMs: 240_000 }),
+    synth(appDir, join(tmp.path, 'work-v1'), v1, { codeVersion: '1' }),
+    synth(appDir, join(tmp.path, 'work-v2'), v2, { codeVersion: '2' }),
+  ]);
+  expectOk(boot);
+}, 300_000);
+
+afterAll(async () => {
+  await t?.stop();
+  tmp?.cleanup();
+});
+
+describe('Lambda-backed CDK constructs through the CDK CLI', () => {
+  it('cdk deploy runs the custom resources: AwsCustomResource, cr.Provider and autoDeleteObjects', async () => {
+    const r = await cdk([...DEPLOY, '--app', v1], { cwd: plainDir, env });
+    expectOk(r);
+    outputs = printedOutputs(r.output, STACK);
+    // AwsCustomResource called s3tables GetTableBucket inside its function: the real answer.
+    const tb = await c.s3t.send(new GetTableBucketCommand({ tableBucketARN: `arn:aws:s3tables:us-east-1:000000000000:bucket/functionsstack-tables` }));
+    expect(outputs.LookedUpId).toBe(tb.tableBucketId);
+    expect(outputs.LookedUpName).toBe('functionsstack-tables');
+    // The Provider framework invoked the inline onEvent function and passed its Data on.
+    expect(outputs.GreetingText).toBe('hello overcast');
+    expect(outputs.GreetingId).toBe('greeting-overcast');
+    // The bucket carries the tag the auto-delete handler checks before emptying it.
+    const tags = await c.s3.send(new GetBucketTaggingCommand({ Bucket: outputs.UploadsBucket }));
+    expect(tags.TagSet).toContainEqual({ Key: 'aws-cdk:auto-delete-objects', Value: 'true' });
+    const fns = (await lambda.send(new ListFunctionsCommand({}))).Functions ?? [];
+    expect(fns.map((f) => f.Runtime).sort()).toEqual(['nodejs20.x', 'nodejs20.x', 'nodejs24.x', 'nodejs24.x', 'nodejs24.x']);
+
+    // The asset function runs its code and reaches Overcast's S3 through the SDK the runtime provides.
+    const got = await invokeLister();
+    expect(got).toMatchObject({ codeVersion: '1', event: { probe: true }, functionName: outputs.ListerName });
+    expect(got.buckets).toContain(outputs.UploadsBucket);
+    for (const key of ['a.txt', 'nested/b.txt']) await c.s3.send(new PutObjectCommand({ Bucket: outputs.UploadsBucket, Key: key, Body: key }));
+  });
+
+  it('cdk deploy --hotswap swaps the function code in place; the next invocation runs it', async () => {
+    const before = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
+    const templateBefore = await c.cfn.send(new GetTemplateCommand({ StackName: STACK }));
+    const r = await cdk([...DEPLOY, '--hotswap', '--app', v2], { cwd: plainDir, env });
+    expectOk(r);
+    expect(r.output).toContain(`✨ AWS::Lambda::Function '${outputs.ListerName}' hotswapped!`);
+    const after = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
+    expect(after.Configuration!.CodeSha256).not.toBe(before.Configuration!.CodeSha256);
+    expect(after.Configuration!.LastUpdateStatus).toBe('Successful');
+    expect((await invokeLister()).codeVersion).toBe('2');
+    // Hotswap goes around CloudFormation: the stored template is the one deployed before.
+    expect((await c.cfn.send(new GetTemplateCommand({ StackName: STACK }))).TemplateBody).toBe(templateBefore.TemplateBody);
+  });
+
+  it('a full deploy of the change updates the stack and leaves the autoDeleteObjects bucket’s objects alone', async () => {
+    const r = await cdk([...DEPLOY, '--app', v2], { cwd: plainDir, env });
+    expectOk(r);
+    const stack = (await c.cfn.send(new DescribeStacksCommand({ StackName: STACK }))).Stacks![0]!;
+    expect(stack.StackStatus).toBe('UPDATE_COMPLETE');
+    expect((await invokeLister()).codeVersion).toBe('2');
+    const listed = await c.s3.send(new ListObjectsV2Command({ Bucket: outputs.UploadsBucket }));
+    expect(listed.Contents?.map((o) => o.Key)).toEqual(['a.txt', 'nested/b.txt']);
+  });
+
+  it('cdk destroy empties the autoDeleteObjects bucket and removes everything', async () => {
+    const r = await cdk(['destroy', '--force', '--app', v2], { cwd: plainDir, env });
+    expectOk(r);
+    expect(r.output).toContain(`${STACK}: destroyed`);
+    await expect(c.s3.send(new HeadBucketCommand({ Bucket: outputs.UploadsBucket }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 404 },
+    });
+    expect((await lambda.send(new ListFunctionsCommand({}))).Functions).toEqual([]);
+    expect(await tableBucketNames(c)).toEqual([]);
+    expect(await liveStacks(c)).toEqual({ CDKToolkit: 'CREATE_COMPLETE' });
+  });
+});
