@@ -23,7 +23,7 @@ interface InvokeMessage {
   t: 'invoke';
   id: string;
   payload: string;
-  ctx: { requestId: string; arn: string; deadline: number; clientContext?: unknown; identity?: unknown };
+  ctx: { requestId: string; arn: string; deadline: number; timeoutMs: number; clientContext?: unknown; identity?: unknown };
 }
 
 interface ErrorPayload {
@@ -252,8 +252,14 @@ async function invoke(msg: InvokeMessage): Promise<void> {
   running = r;
   let handler: Handler;
   try {
+    const cold = !handlerPromise;
     handlerPromise ??= loadHandler(process.cwd(), process.env._HANDLER ?? '');
     handler = await handlerPromise;
+    if (cold) {
+      // Init is its own phase, as in Lambda: the function's timeout counts from here.
+      msg.ctx.deadline = Date.now() + msg.ctx.timeoutMs;
+      send({ t: 'init', id: msg.id });
+    }
   } catch (err) {
     // An init error: reported for this invoke, then the process goes (the next invoke starts anew).
     r.finish(err, undefined);

@@ -101,7 +101,7 @@ export class WorkerPool {
   private readonly exitWaiters = new Map<Worker, () => void>();
 
   private idle(key: string): Worker | undefined {
-    for (const w of this.workers.get(key) ?? []) if (!w.busy && w.alive) return w;
+    for (const w of this.workers.get(key) ?? []) if (!w.busy && w.usable) return w;
     return undefined;
   }
 
@@ -128,7 +128,7 @@ export class WorkerPool {
 
   private released(w: Worker): void {
     w.busy = false;
-    if (!w.alive) return;
+    if (!w.usable) return;
     if (this.retired.has(w.key) || this.closed) {
       w.kill();
       return;

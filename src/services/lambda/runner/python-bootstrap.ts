@@ -98,6 +98,10 @@ for line in sys.stdin:
     rid = msg['ctx']['requestId']
     if handler is None and init_error is None:
         load()
+        if init_error is None:
+            msg['ctx']['deadline'] = time.time() * 1000 + msg['ctx']['timeoutMs']
+            out.write(json.dumps({'t': 'init', 'id': msg['id']}) + '\n')
+            out.flush()
     if init_error is not None:
         out.write(json.dumps({'t': 'done', 'id': msg['id'], 'ok': False, 'error': {'errorMessage': init_error[1], 'errorType': init_error[0], 'requestId': rid, 'stackTrace': []}}) + '\n')
         sys.stdout.flush()

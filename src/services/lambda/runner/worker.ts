@@ -1,14 +1,18 @@
 /**
  * One function worker: a child process that runs one version of one function and answers its
  * invocations one at a time — Node.js through node-bootstrap.cjs over an IPC channel, Python
- * through python-bootstrap.py over a pipe. The parent enforces the function's Timeout (the
- * process is killed and the invocation ends `Sandbox.Timedout`), turns an exit during an invocation
+ * through python-bootstrap.py over a pipe. The parent enforces the function's Timeout from the
+ * moment the handler is loaded (the process is killed and the invocation ends `Sandbox.Timedout`;
+ * a new process's init gets 10 s more, as Lambda's init phase does), turns an exit during an invocation
  * into `Runtime.ExitError`, collects the invocation's log lines (console output and anything the
  * process writes to stdout or stderr) and hands each to `onLog` with the request id.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+
+/** Lambda gives a new execution environment's init (loading the handler module) 10 s of its own. */
+const INIT_LIMIT_MS = 10_000;
 
 export interface WorkerSpec {
   /** The version of the function's configuration this worker runs (a new one gets new workers). */
@@ -58,6 +62,10 @@ export class Worker {
   private child: ChildProcess;
   private current: Current | undefined;
   private exited = false;
+  /** The handler is loaded (the init phase is over). */
+  private initialized = false;
+  /** Killed but maybe not yet gone: never handed another invocation. */
+  private killed = false;
   private spawnError: Error | undefined;
 
   constructor(
@@ -87,6 +95,11 @@ export class Worker {
     return !this.exited;
   }
 
+  /** Alive and not being stopped: can take an invocation. */
+  get usable(): boolean {
+    return !this.exited && !this.killed;
+  }
+
   get pid(): number | undefined {
     return this.child.pid;
   }
@@ -95,7 +108,8 @@ export class Worker {
     this.busy = true;
     return new Promise((resolve) => {
       const started = performance.now();
-      const timer = setTimeout(() => this.timedOut(), req.timeoutMs);
+      // A new process first loads the handler: Lambda's init phase, with its own limit.
+      const timer = setTimeout(() => this.timedOut(), req.timeoutMs + (this.initialized ? 0 : INIT_LIMIT_MS));
       this.current = { req, started, logs: [], timer, resolve };
       if (this.exited) {
         this.ended(null, null);
@@ -108,11 +122,12 @@ export class Worker {
   }
 
   kill(): void {
+    this.killed = true;
     if (!this.exited) this.child.kill('SIGKILL');
   }
 
   private invokeContext(req: InvokeRequest) {
-    return { requestId: req.requestId, arn: req.arn, deadline: Date.now() + req.timeoutMs, clientContext: req.clientContext };
+    return { requestId: req.requestId, arn: req.arn, deadline: Date.now() + req.timeoutMs, timeoutMs: req.timeoutMs, clientContext: req.clientContext };
   }
 
   private lines(stream: Readable | null): void {
@@ -127,6 +142,11 @@ export class Worker {
 
   private message(m: Record<string, unknown>): void {
     if (m.t === 'log') this.log(String(m.line));
+    else if (m.t === 'init' && this.current && m.id === this.current.req.requestId) {
+      this.initialized = true;
+      clearTimeout(this.current.timer);
+      this.current.timer = setTimeout(() => this.timedOut(), this.current.req.timeoutMs);
+    }
     else if (m.t === 'done' && this.current && m.id === this.current.req.requestId) {
       this.finish(m.ok ? { ok: true, payload: String(m.payload) } : { ok: false, error: m.error as LambdaErrorPayload });
     }
@@ -155,11 +175,11 @@ export class Worker {
     const c = this.current;
     if (!c) return;
     const seconds = (c.req.timeoutMs / 1000).toFixed(2);
+    this.kill();
     this.finish({
       ok: false,
       error: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${c.req.requestId} Error: Task timed out after ${seconds} seconds` },
     });
-    this.kill();
   }
 
   private ended(code: number | null, signal: NodeJS.Signals | null): void {
