@@ -373,7 +373,8 @@ export async function runCleanup(op: Op): Promise<void> {
   const items: DeleteItem[] = [];
   for (const [id, r] of loadResources(op)) {
     const p = r.pending;
-    if (p?.action === 'replaced' && p.prior && p.prior.physicalId !== r.version.physicalId) {
+    // An in-place update that came back with a new physical id (a custom resource's) replaced it too.
+    if ((p?.action === 'replaced' || p?.action === 'updated') && p.prior && p.prior.physicalId !== r.version.physicalId) {
       const prior = p.prior;
       items.push({
         key: `${id}#old`,

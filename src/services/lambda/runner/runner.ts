@@ -8,7 +8,7 @@
  * name and the request id.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Ctx, Runtime } from '../../../runtime/runtime.js';
 import { MODULE_ROOT, packagePath } from '../../../package-root.js';
@@ -106,7 +106,8 @@ export class LambdaRunner {
       TZ: ':UTC',
       ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
       ...(process.env.SYSTEMROOT ? { SYSTEMROOT: process.env.SYSTEMROOT } : {}),
-      ...(modules ? { NODE_PATH: modules } : {}),
+      // As Lambda's NODE_PATH ends in /var/task: a bare require('cfn-response') finds the file beside index.js.
+      NODE_PATH: modules ? [modules, codeDir].join(delimiter) : codeDir,
       _HANDLER: c.Handler ?? '',
       AWS_REGION: ctx.region,
       AWS_DEFAULT_REGION: ctx.region,
