@@ -32,7 +32,9 @@ describe('registry', () => {
     expect(role.stored).toBe(true);
     expect(role.provider.type).toBe('AWS::IAM::Role');
     expect(storedReason('AWS::IAM::Role')).toMatch(/stored, not run/);
-    expect(providerFor('Custom::Anything')).toMatchObject({ stored: true });
+    // Custom resources and Lambda run (custom-resource.test.ts, test/lambda/).
+    expect(providerFor('Custom::Anything')).toMatchObject({ stored: false, provider: { type: 'AWS::CloudFormation::CustomResource' } });
+    expect(providerFor('AWS::Lambda::Function')).toMatchObject({ stored: false });
     expect(isKnownType('Custom::Anything')).toBe(true);
     expect(isKnownType('AWS::Nope::Thing')).toBe(false);
     expect(isKnownType('aws::iam::role')).toBe(false);
@@ -50,9 +52,9 @@ describe('validation', () => {
   });
 
   it('lists several violations in brackets', async ({ server: t }) => {
-    const err = await rejection(create(t, 'AWS::Lambda::Function', 'Fn', { Runtime: 'nodejs20.x' }));
+    const err = await rejection(create(t, 'AWS::SQS::QueuePolicy', 'Qp', {}));
     expect(err.message).toBe(
-      'Properties validation failed for resource Fn with message: [#: required key [Code] not found, #: required key [Role] not found]',
+      'Properties validation failed for resource Qp with message: [#: required key [PolicyDocument] not found, #: required key [Queues] not found]',
     );
   });
 
@@ -75,10 +77,14 @@ describe('validation', () => {
   });
 
   it('requires ServiceToken on custom resources and accepts any other property', async ({ server: t }) => {
-    const err = await rejection(create(t, 'Custom::Seed', 'Seed', { Rows: 3 }));
+    const custom = providerFor('Custom::Seed').provider;
+    const err = await rejection(custom.create(resourceContext(t, 'Custom::Seed', 'Seed'), { Rows: 3 }));
     expect(err.message).toBe('Properties validation failed for resource Seed with message: #: required key [ServiceToken] not found');
-    const ok = await create(t, 'Custom::Seed', 'Seed', { ServiceToken: 'arn:aws:lambda:us-east-1:000000000000:function:f', Rows: 3 });
-    expect(ok.physicalId).toMatch(/^test-stack-Seed-[A-Z0-9]{13}$/);
+    // Any other property passes validation: the request goes to the function (which does not exist).
+    const missing = await rejection(
+      custom.create(resourceContext(t, 'Custom::Seed', 'Seed'), { ServiceToken: 'arn:aws:lambda:us-east-1:000000000000:function:f', Rows: 3 }),
+    );
+    expect(missing.message).toBe("The custom resource's function does not exist: Function not found: arn:aws:lambda:us-east-1:000000000000:function:f");
   });
 });
 
@@ -123,7 +129,7 @@ describe('physical ids and attributes', () => {
     expect(alias.physicalId).toBe('alias/cdk-hnb659fds-assets-key');
   });
 
-  it('queues, topics, log groups, tables, VPCs and functions', async ({ server: t }) => {
+  it('queues, topics, log groups, tables and VPCs', async ({ server: t }) => {
     const queue = await create(t, 'AWS::SQS::Queue', 'Jobs', {}, { stackName: 'app' });
     const queueName = queue.attributes.QueueName as string;
     expect(queueName).toMatch(/^app-Jobs-[A-Z0-9]{13}$/);
@@ -153,17 +159,6 @@ describe('physical ids and attributes', () => {
     expect(vpc.physicalId).toMatch(/^vpc-0[0-9a-f]{16}$/);
     expect(vpc.attributes).toMatchObject({ VpcId: vpc.physicalId, CidrBlock: '10.0.0.0/16' });
     expect(vpc.attributes.DefaultSecurityGroup).toMatch(/^sg-0[0-9a-f]{16}$/);
-
-    const fn = await create(t, 'AWS::Lambda::Function', 'Fn', {
-      Code: { ZipFile: 'exports.handler = async () => 1' },
-      Role: `arn:aws:iam::${ACCOUNT}:role/r`,
-      Runtime: 'nodejs20.x',
-      Handler: 'index.handler',
-      FunctionName: 'my-fn',
-      MemorySize: '256',
-    });
-    expect(fn.physicalId).toBe('my-fn');
-    expect(fn.attributes.Arn).toBe(`arn:aws:lambda:us-east-1:${ACCOUNT}:function:my-fn`);
   });
 
   it('keeps ids and generated attributes on update; mirrors changed properties', async ({ server: t }) => {
