@@ -17,6 +17,8 @@ export interface GraphNode {
   reason?: string;
   physicalId?: string;
   link?: ResourceLink;
+  /** The failure of the stack's last operation at this resource (a rollback may have deleted it since). */
+  failure?: { status: string; reason?: string };
 }
 
 export interface GraphEdge {
@@ -32,6 +34,7 @@ export interface ResourceState {
   reason?: string;
   physicalId?: string;
   link?: ResourceLink;
+  failure?: { status: string; reason?: string };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

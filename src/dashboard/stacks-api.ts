@@ -104,10 +104,26 @@ export function listResources(r: DashboardRequest, name: string): JsonAnswer {
   };
 }
 
+/** Events read at most to find one resource's history (newest first). */
+const RESOURCE_EVENT_SCAN = 5_000;
+const RESOURCE_EVENTS = 50;
+
+/** A resource with its own recent events: after a rollback its row is DELETE_COMPLETE, the failure is in its events. */
 export function getResource(r: DashboardRequest, name: string, logicalId: string): JsonAnswer {
   const row = stackRow(r.ctx, name);
   const d = cfn.describeStackResource(r.ctx, { StackName: row.id, LogicalResourceId: logicalId }).StackResourceDetail!;
-  return { body: { resource: d, link: linkOf(d.ResourceType ?? '', d.PhysicalResourceId) } };
+  const repo = cfnRepo(r.ctx);
+  const events: DashboardEvent[] = [];
+  let before = Number.MAX_SAFE_INTEGER;
+  for (let scanned = 0; scanned < RESOURCE_EVENT_SCAN && events.length < RESOURCE_EVENTS; ) {
+    const rows = repo.listEvents(row.id, before, 500);
+    if (!rows.length) break;
+    scanned += rows.length;
+    before = rows[rows.length - 1]!.seq;
+    for (const e of rows) if (e.logical_id === logicalId && events.length < RESOURCE_EVENTS) events.push(eventOf(e));
+  }
+  const failure = events.find((e) => e.status.endsWith('_FAILED') && e.reason);
+  return { body: { resource: d, link: linkOf(d.ResourceType ?? '', d.PhysicalResourceId), events, lastFailure: failure } };
 }
 
 /** Events newest first, before sequence `?before=` (the next page's cursor is the last one's seq). */
@@ -133,8 +149,34 @@ export async function getTemplate(r: DashboardRequest, name: string): Promise<Js
   };
 }
 
+/** Events read at most, newest first, to find the failures of the stack's last operation. */
+const FAILURE_SCAN = 2_000;
+const OPERATION_START = new Set(['CREATE_IN_PROGRESS', 'UPDATE_IN_PROGRESS', 'DELETE_IN_PROGRESS', 'IMPORT_IN_PROGRESS']);
+
+/** The resources that failed in the stack's last operation, with the first failure of each. */
+function lastOperationFailures(ctx: Ctx, stack: StackRow): Map<string, { status: string; reason?: string }> {
+  const repo = cfnRepo(ctx);
+  const failures = new Map<string, { status: string; reason?: string }>();
+  let before = Number.MAX_SAFE_INTEGER;
+  for (let scanned = 0; scanned < FAILURE_SCAN; ) {
+    const rows = repo.listEvents(stack.id, before, 500);
+    if (!rows.length) break;
+    scanned += rows.length;
+    before = rows[rows.length - 1]!.seq;
+    for (const e of rows) {
+      const isStack = e.type === 'AWS::CloudFormation::Stack' && e.logical_id === stack.name;
+      if (isStack && OPERATION_START.has(e.status)) return failures;
+      // Newest first: an older failure of the same resource replaces a later one (the cause comes first).
+      if (!isStack && e.status.endsWith('_FAILED')) failures.set(e.logical_id, { status: e.status, ...(e.reason ? { reason: e.reason } : {}) });
+    }
+  }
+  return failures;
+}
+
 /** Every resource's state (a stack holds at most a few thousand), for the graph. */
-function resourceStates(ctx: Ctx, stackId: string): Map<string, ResourceState> {
+function resourceStates(ctx: Ctx, stack: StackRow): Map<string, ResourceState> {
+  const stackId = stack.id;
+  const failures = lastOperationFailures(ctx, stack);
   const states = new Map<string, ResourceState>();
   for (const res of cfnRepo(ctx).listResources(stackId, -1, 10_000)) {
     states.set(res.logical_id, {
@@ -142,6 +184,7 @@ function resourceStates(ctx: Ctx, stackId: string): Map<string, ResourceState> {
       ...(res.status_reason ? { reason: res.status_reason } : {}),
       ...(res.physical_id ? { physicalId: res.physical_id } : {}),
       ...(linkOf(res.type, res.physical_id ?? undefined) ? { link: linkOf(res.type, res.physical_id ?? undefined) } : {}),
+      ...(failures.has(res.logical_id) ? { failure: failures.get(res.logical_id) } : {}),
     });
   }
   return states;
@@ -150,7 +193,7 @@ function resourceStates(ctx: Ctx, stackId: string): Map<string, ResourceState> {
 export async function getGraph(r: DashboardRequest, name: string): Promise<JsonAnswer> {
   const row = stackRow(r.ctx, name);
   const processed = await cfn.getTemplate(r.ctx, { StackName: row.id, TemplateStage: 'Processed' });
-  return { body: stackGraph(processed.TemplateBody ?? '{}', resourceStates(r.ctx, row.id)) };
+  return { body: stackGraph(processed.TemplateBody ?? '{}', resourceStates(r.ctx, row)) };
 }
 
 export function listChangeSets(r: DashboardRequest, name: string): JsonAnswer {

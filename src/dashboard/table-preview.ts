@@ -56,6 +56,28 @@ export function shown(v: unknown): unknown {
   return v;
 }
 
+const pad = (n: bigint, width: number) => n.toString().padStart(width, '0');
+
+/** Iceberg's temporal values (microseconds or nanoseconds since the epoch, days) as ISO text. */
+export function shownAs(type: IcebergType, v: unknown): unknown {
+  if (typeof type !== 'string' || v === null || v === undefined) return shown(v);
+  const nanos = type.endsWith('_ns');
+  if ((type.startsWith('timestamp')) && typeof v === 'bigint') {
+    const perMs = nanos ? 1_000_000n : 1_000n;
+    const ms = v / perMs - (v % perMs < 0n ? 1n : 0n);
+    const frac = v - ms * perMs;
+    const iso = new Date(Number(ms)).toISOString().slice(0, 19);
+    const fraction = pad(ms % 1000n < 0n ? 1000n + (ms % 1000n) : ms % 1000n, 3) + pad(frac, nanos ? 6 : 3);
+    return `${iso}.${fraction}${type.startsWith('timestamptz') ? 'Z' : ''}`;
+  }
+  if (type === 'date' && typeof v === 'number') return new Date(v * 86_400_000).toISOString().slice(0, 10);
+  if (type === 'time' && typeof v === 'bigint') {
+    const s = v / 1_000_000n;
+    return `${pad(s / 3600n, 2)}:${pad((s / 60n) % 60n, 2)}:${pad(s % 60n, 2)}.${pad(v % 1_000_000n, 6)}`;
+  }
+  return shown(v);
+}
+
 export async function previewRows(ctx: Ctx, metadata: TableMetadata, opts: { snapshotId?: bigint; limit: number }): Promise<Preview> {
   let snapshot;
   if (opts.snapshotId !== undefined) {
@@ -86,7 +108,7 @@ export async function previewRows(ctx: Ctx, metadata: TableMetadata, opts: { sna
         more = true;
         break;
       }
-      rows.push(columns.map((c) => shown(r[c.name])));
+      rows.push(schema.fields.map((f) => shownAs(f.type, r[f.name])));
     }
   }
   return { ...empty, rows, more, filesRead, filesTotal: data.length };
