@@ -73,6 +73,8 @@ for (const r of db.all('resource')) {
     if (!defs[def.$id]) defs[def.$id] = { n: def.name, p: props(def.properties) };
   }
 }
+// CloudFormation accepts the CDK's analytics resource though no registry schema describes it.
+types['AWS::CDK::Metadata'] ??= { p: { Analytics: { t: 's' } }, a: [] };
 const out = new URL('../models/cfn-spec.json', import.meta.url);
 writeFileSync(out, JSON.stringify({ specVersion, types, defs }));
 console.log(`cfn-spec.json: ${Object.keys(types).length} resource types, ${Object.keys(defs).length} type definitions (aws-service-spec ${specVersion})`);

@@ -40,13 +40,13 @@ const CDK_BOOTSTRAP_VERSION = '33';
 const CDK_BOOTSTRAP_PARAMETER = /^\/cdk-bootstrap\/[A-Za-z0-9_-]+\/version$/;
 
 type CfnProvider = typeof import('./services/cloudformation/provider.js');
-type Operation = typeof import('./services/cloudformation/engine/operation.js');
-type TemplatePort = typeof import('./services/cloudformation/engine/template-port.js');
+type StackQueue = typeof import('./services/cloudformation/engine/stack-queue.js');
+type TemplateLayer = typeof import('./services/cloudformation/template/index.js');
 
 interface Engine {
   cfn: CfnProvider;
-  settled: Operation['settled'];
-  parse: TemplatePort['parse'];
+  settled: StackQueue['settled'];
+  parse: TemplateLayer['parseTemplate'];
 }
 
 let engine: Promise<Engine> | undefined;
@@ -61,17 +61,9 @@ let engine: Promise<Engine> | undefined;
 function loadEngine(): Promise<Engine> {
   engine ??= (async () => {
     const cfn = await import('./services/cloudformation/provider.js');
-    const op = await import('./services/cloudformation/engine/operation.js');
-    const port = await import('./services/cloudformation/engine/template-port.js');
-    const calls = await import('./services/cloudformation/engine/resource-calls.js');
-    const environment = await import('./services/cloudformation/engine/environment.js');
-    const start = await import('./services/cloudformation/engine/start.js');
-    // start.loadEngine() loads these three in parallel; loaded here first, it finds them loaded.
-    await port.loadTemplateLayer();
-    await calls.loadRegistry();
-    await environment.loadSsm();
-    await start.loadEngine();
-    return { cfn, settled: op.settled, parse: port.parse };
+    const queue = await import('./services/cloudformation/engine/stack-queue.js');
+    const template = await import('./services/cloudformation/template/index.js');
+    return { cfn, settled: queue.settled, parse: template.parseTemplate };
   })().catch((err: unknown) => {
     engine = undefined;
     throw err;
@@ -82,7 +74,7 @@ function loadEngine(): Promise<Engine> {
 /** Everything a first deploy and the first SDK requests would otherwise load on demand (in sequence, see loadEngine). */
 async function warmUp(): Promise<void> {
   await loadEngine();
-  const { resourceType } = await import('./services/cloudformation/spec.js');
+  const { resourceType } = await import('./services/cloudformation/spec/resource-types.js');
   const { serviceModel } = await import('./model/service-model.js');
   const { SERVICES } = await import('./services/registry.js');
   resourceType('AWS::S3Tables::TableBucket');

@@ -6,7 +6,7 @@
  * batch. A comment every 15 s keeps proxies from closing an idle stream and re-checks the index.
  */
 import { watchStackEvents } from '../services/cloudformation/engine/event-feed.js';
-import { cfnRepo } from '../services/cloudformation/state.js';
+import { cfnRepo } from '../services/cloudformation/engine/state.js';
 import type { DashboardRequest } from './http.js';
 import { trackStream } from './open-streams.js';
 import { eventOf, stackRow } from './stacks-api.js';

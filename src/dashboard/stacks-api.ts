@@ -7,9 +7,9 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import * as cfn from '../services/cloudformation/provider.js';
-import { findStack } from '../services/cloudformation/lookup.js';
-import { stackShape } from '../services/cloudformation/shapes.js';
-import { cfnRepo } from '../services/cloudformation/state.js';
+import { findStack } from '../services/cloudformation/requests/lookup.js';
+import { stackShape } from '../services/cloudformation/requests/shapes.js';
+import { cfnRepo } from '../services/cloudformation/engine/state.js';
 import type { Ctx } from '../server/runtime.js';
 import type { EventRow, StackRow } from '../store/cloudformation-repo.js';
 import { iso, nextToken, notFound, type DashboardRequest, type JsonAnswer } from './http.js';

@@ -13,7 +13,7 @@ import type { FileIO } from './file-io.js';
 import { FileNamer, groupByPartition, sortOrderOf, writeDataFiles, type WriteOptions } from './append.js';
 import { contentFileOf, writeParquet } from './parquet-writer.js';
 import { defaultSpec, partitionType, refSnapshot, schemaById, specById } from './model.js';
-import { liveFiles, POSITION_DELETE_FILE_PATH, POSITION_DELETE_POS, select } from './scan.js';
+import { liveFiles, POSITION_DELETE_SCHEMA, select } from './scan.js';
 import { commitFiles, dataDir, type CommitResult, type NewFile } from './snapshot-producer.js';
 import { partitioner } from './transforms.js';
 import { compareStrings, tupleKey } from './values.js';
@@ -40,14 +40,6 @@ export interface RowDeltaResult extends CommitResult {
   dataFiles: DataFile[];
   deleteFiles: DataFile[];
 }
-
-const POSITION_DELETE_SCHEMA: StructType = {
-  type: 'struct',
-  fields: [
-    { id: POSITION_DELETE_FILE_PATH, name: 'file_path', required: true, type: 'string' },
-    { id: POSITION_DELETE_POS, name: 'pos', required: true, type: 'long' },
-  ],
-};
 
 
 /** Writes position delete files against the live data files of the branch head. */

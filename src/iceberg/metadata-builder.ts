@@ -1,13 +1,14 @@
 /**
- * Applying a commit to table metadata as the Java reference's `TableMetadata.Builder` does:
- * requirements checked against the base (`CommitFailedError` with Java's texts), then each update
- * applied in order — schema, spec and sort-order ids reused for an identical one or the highest
+ * Applying a commit to table metadata as the Java reference's `TableMetadata.Builder` does, once
+ * its requirements hold (requirements.ts): each update applied in order — schema, spec and sort-order ids reused for an identical one or the highest
  * plus one, `-1` meaning "the one added last", `last-column-id` computed across nested fields,
  * sequence numbers and v3 row ids checked and advanced, refs with the snapshot log, removals that
  * drop dangling refs and statistics, and on build the metadata log (trimmed to
  * `write.metadata.previous-versions-max`) and `last-updated-ms`. Nothing is mutated: the builder
  * copies what it changes. Invalid updates throw `InvalidMetadataError` (a client's 400); stale
  * ones that a retry with fresh metadata may fix throw `CommitFailedError` (409).
+ *
+ * apply is one long function on purpose: one case per update action of the REST spec.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -27,9 +28,11 @@ import type {
   SortOrder,
   TableMetadata,
 } from './types.js';
-import type { TableRequirement, TableUpdate } from './updates.js';
+import type { TableUpdate } from './updates.js';
 
-export class CommitFailedError extends Error {}
+import { CommitFailedError } from './requirements.js';
+
+export { CommitFailedError };
 
 /** The highest format version Overcast writes (the Java library's SUPPORTED_TABLE_FORMAT_VERSION is 3 too). */
 export const SUPPORTED_FORMAT_VERSION = 3;
@@ -38,72 +41,6 @@ const PREVIOUS_VERSIONS_MAX_DEFAULT = 100;
 
 const invalid = (message: string) => new InvalidMetadataError(message);
 
-/** Throws CommitFailedError unless `req` holds for `base` (undefined: the table does not exist). */
-export function checkRequirement(base: TableMetadata | undefined, req: TableRequirement): void {
-  if (req.type === 'assert-create') {
-    if (base) throw new CommitFailedError('Requirement failed: table already exists');
-    return;
-  }
-  if (!base) throw new CommitFailedError(`Requirement failed: table does not exist (${req.type})`);
-  switch (req.type) {
-    case 'assert-table-uuid':
-      if (req.uuid.toLowerCase() !== base['table-uuid'].toLowerCase()) {
-        throw new CommitFailedError(`Requirement failed: UUID does not match: expected ${base['table-uuid']} != ${req.uuid}`);
-      }
-      return;
-    case 'assert-ref-snapshot-id': {
-      const ref = base.refs?.[req.ref];
-      const expected = req['snapshot-id'];
-      if (ref) {
-        if (expected === null) throw new CommitFailedError(`Requirement failed: ${ref.type} ${req.ref} was created concurrently`);
-        if (expected !== ref['snapshot-id']) {
-          throw new CommitFailedError(
-            `Requirement failed: ${ref.type} ${req.ref} has changed: expected id ${expected} != ${ref['snapshot-id']}`,
-          );
-        }
-      } else if (expected !== null) {
-        throw new CommitFailedError(`Requirement failed: branch or tag ${req.ref} is missing, expected ${expected}`);
-      }
-      return;
-    }
-    case 'assert-last-assigned-field-id':
-      if (base['last-column-id'] !== req['last-assigned-field-id']) {
-        throw new CommitFailedError(
-          `Requirement failed: last assigned field id changed: expected id ${req['last-assigned-field-id']} != ${base['last-column-id']}`,
-        );
-      }
-      return;
-    case 'assert-current-schema-id':
-      if (base['current-schema-id'] !== req['current-schema-id']) {
-        throw new CommitFailedError(
-          `Requirement failed: current schema changed: expected id ${req['current-schema-id']} != ${base['current-schema-id']}`,
-        );
-      }
-      return;
-    case 'assert-last-assigned-partition-id':
-      if (base['last-partition-id'] !== req['last-assigned-partition-id']) {
-        throw new CommitFailedError(
-          `Requirement failed: last assigned partition id changed: expected id ${req['last-assigned-partition-id']} != ${base['last-partition-id']}`,
-        );
-      }
-      return;
-    case 'assert-default-spec-id':
-      if (base['default-spec-id'] !== req['default-spec-id']) {
-        throw new CommitFailedError(
-          `Requirement failed: default partition spec changed: expected id ${req['default-spec-id']} != ${base['default-spec-id']}`,
-        );
-      }
-      return;
-    case 'assert-default-sort-order-id':
-      if (base['default-sort-order-id'] !== req['default-sort-order-id']) {
-        throw new CommitFailedError(
-          `Requirement failed: default sort order changed: expected id ${req['default-sort-order-id']} != ${base['default-sort-order-id']}`,
-        );
-      }
-  }
-}
-
-/** Metadata with nothing in it yet, for a table created by a commit (`assert-create`). */
 export function emptyMetadata(location: string, nowMs: number, formatVersion = 2): TableMetadata {
   return {
     'format-version': formatVersion,

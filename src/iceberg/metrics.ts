@@ -10,6 +10,7 @@
 import type { SortOrder, StructType } from './types.js';
 import { toBytes } from './conversions.js';
 import { columnNames, isList, isMap, isPrimitive, isStruct, primitive } from './model.js';
+import { truncateString } from './transforms.js';
 import { compareValues } from './values.js';
 
 export type MetricsMode = { kind: 'none' } | { kind: 'counts' } | { kind: 'full' } | { kind: 'truncate'; length: number };
@@ -132,18 +133,9 @@ export function fileMetrics(stats: ReadonlyMap<number, FieldStats>, modeOf: (id:
   return out;
 }
 
-function codePointPrefix(s: string, n: number): string {
-  let units = 0;
-  for (let points = 0; points < n && units < s.length; points++) {
-    const c = s.charCodeAt(units);
-    units += c >= 0xd800 && c <= 0xdbff && units + 1 < s.length ? 2 : 1;
-  }
-  return s.slice(0, units);
-}
-
 function truncateLower(kind: string, v: unknown, length: number): unknown {
   if (length === Infinity) return v;
-  if (kind === 'string') return codePointPrefix(v as string, length);
+  if (kind === 'string') return truncateString(v as string, length);
   if (kind === 'binary') return (v as Uint8Array).slice(0, length);
   return v;
 }
@@ -153,7 +145,7 @@ function truncateUpper(kind: string, v: unknown, length: number): unknown {
   if (length === Infinity) return v;
   if (kind === 'string') {
     const s = v as string;
-    const prefix = codePointPrefix(s, length);
+    const prefix = truncateString(s, length);
     if (prefix.length === s.length) return s;
     const points = Array.from(prefix);
     for (let i = points.length - 1; i >= 0; i--) {

@@ -18,6 +18,15 @@ import { compareStrings, tupleKey } from './values.js';
 export const POSITION_DELETE_FILE_PATH = 2147483546;
 export const POSITION_DELETE_POS = 2147483545;
 
+/** The schema of a position delete file (spec: "Position Delete Files"). */
+export const POSITION_DELETE_SCHEMA: StructType = {
+  type: 'struct',
+  fields: [
+    { id: POSITION_DELETE_FILE_PATH, name: 'file_path', required: true, type: 'string' },
+    { id: POSITION_DELETE_POS, name: 'pos', required: true, type: 'long' },
+  ],
+};
+
 /** A live file of a snapshot with the manifest that lists it. */
 export interface LiveFile {
   entry: ManifestEntry;
@@ -207,14 +216,7 @@ export class DeletePlan {
     let p = this.loadedPositions.get(d.file.file_path);
     if (!p) {
       p = (async () => {
-        const schema: StructType = {
-          type: 'struct',
-          fields: [
-            { id: POSITION_DELETE_FILE_PATH, name: 'file_path', required: true, type: 'string' },
-            { id: POSITION_DELETE_POS, name: 'pos', required: true, type: 'long' },
-          ],
-        };
-        const rows = await readParquet(await openFile(this.io, d.file.file_path, d.file.file_size_in_bytes), schema);
+        const rows = await readParquet(await openFile(this.io, d.file.file_path, d.file.file_size_in_bytes), POSITION_DELETE_SCHEMA);
         const byPath = new Map<string, number[]>();
         for (const r of rows) {
           const list = byPath.get(r.file_path as string) ?? [];

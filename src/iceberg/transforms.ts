@@ -125,7 +125,8 @@ function epochDays(kind: string, value: unknown): number {
   return Number(floorDiv(micros, MICROS_PER_DAY));
 }
 
-function truncateString(s: string, width: number): string {
+/** The first `width` code points of `s` (a surrogate pair is one). */
+export function truncateString(s: string, width: number): string {
   let units = 0;
   for (let points = 0; points < width && units < s.length; points++) {
     const c = s.charCodeAt(units);

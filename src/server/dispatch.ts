@@ -15,7 +15,8 @@ import {
   scopeFromAuthorization,
   scopeFromCredentialParam,
 } from '../wire/sigv4.js';
-import { serviceForRequest, type ServiceDefinition, type ServiceRoutes } from '../services/registry.js';
+import { SERVICES, serviceForRequest, type ServiceDefinition } from '../services/registry.js';
+import { NOT_IMPLEMENTED, type ServiceRoutes } from '../services/service-routes.js';
 import { partitionOf, type Ctx, type Runtime } from './runtime.js';
 
 export interface Identity {
@@ -88,7 +89,7 @@ export class Dispatcher {
     const requestId = randomUUID();
     const who = direct ? { service: direct.signingName, accessKeyId: '', account: accountFromAccessKey(undefined), region: DEFAULT_REGION } : identify(req);
     const service = direct ?? serviceForRequest(who.service, req.rawPath);
-    if (!service) return unroutable(serviceNotEmulated(who.service), requestId, req);
+    if (!service) return unroutable(serviceNotEmulated(who.service, SERVICES.map((s) => s.signingName)), requestId, req);
     const routes = await this.routesOf(service);
     const ctx: Ctx = {
       rt: this.rt,
@@ -103,8 +104,9 @@ export class Dispatcher {
       const parsed = await routes.codec.parse(req);
       operation = parsed.operation;
       const handler = routes.handlers[operation];
-      if (!handler) throw operationNotImplemented(service.id, operation);
-      const output = await handler(ctx, parsed.input);
+      if (!handler || handler === NOT_IMPLEMENTED) throw operationNotImplemented(service.id, operation);
+      // The codec built the input from the same model the handler's table is typed against.
+      const output = await (handler as (ctx: Ctx, input: unknown) => unknown)(ctx, parsed.input);
       const res = routes.codec.serialize(operation, output, requestId);
       if (this.rt.log.enabled('debug')) this.rt.log.debug(`${service.id}.${operation} => ${res.status}`);
       return res;

@@ -3,19 +3,9 @@
  * for its routes module (codec + operation handlers), imported on the service's first request so
  * start-up stays light.
  */
-import type { Codec } from '../wire/codec.js';
-import type { Ctx, Runtime } from '../server/runtime.js';
+import type { ServiceRoutes } from './service-routes.js';
+import type { Runtime } from '../server/runtime.js';
 import type { ServiceId } from '../model/service-model.js';
-
-/** An operation handler: the provider function behind one API operation. */
-export type Handler = (ctx: Ctx, input: any) => unknown | Promise<unknown>;
-
-export interface ServiceRoutes {
-  codec: Codec;
-  handlers: Partial<Record<string, Handler>>;
-  /** Code of the protocol's internal error (S3: InternalError, CloudFormation: InternalFailure…). */
-  internalErrorCode: string;
-}
 
 export interface ServiceDefinition<Id extends string = ServiceId> {
   id: Id;
@@ -34,13 +24,13 @@ export const SERVICES: readonly ServiceDefinition[] = [
     id: 's3tables',
     signingName: 's3tables',
     load: async () => (await import('./s3tables/routes.js')).routes,
-    onStart: async (rt) => (await import('./s3tables/recovery.js')).onStart(rt),
+    onStart: async (rt) => (await import('./s3tables/on-start.js')).onStart(rt),
   },
   {
     id: 'cloudformation',
     signingName: 'cloudformation',
     load: async () => (await import('./cloudformation/routes.js')).routes,
-    onStart: async (rt) => (await import('./cloudformation/recovery.js')).onStart(rt),
+    onStart: async (rt) => (await import('./cloudformation/on-start.js')).onStart(rt),
   },
   { id: 'sts', signingName: 'sts', load: async () => (await import('./sts/routes.js')).routes },
   { id: 'ssm', signingName: 'ssm', load: async () => (await import('./ssm/routes.js')).routes },

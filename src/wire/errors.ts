@@ -34,11 +34,11 @@ export function isAwsError(err: unknown): err is AwsError {
   return err instanceof AwsError;
 }
 
-/** A request the router can place in no emulated service. */
-export function serviceNotEmulated(service: string): AwsError {
+/** A request the router can place in no emulated service; `emulated` lists the signing names served. */
+export function serviceNotEmulated(service: string, emulated: readonly string[]): AwsError {
   return new AwsError(
     'NotImplemented',
-    `The service '${service}' is not emulated by Overcast. Emulated services: s3, s3tables, cloudformation, sts, ssm.`,
+    `The service '${service}' is not emulated by Overcast. Emulated services: ${emulated.join(', ')}.`,
     501,
   );
 }

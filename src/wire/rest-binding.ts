@@ -228,3 +228,10 @@ export function bindResponse(
   }
   return { headers, status };
 }
+
+/** An operation's output shape and what its output binds to the status and headers. */
+export function boundOutput(m: ServiceModel, operation: string, output: Record<string, unknown> | undefined) {
+  const op = m.operations[operation]!;
+  const outputShape = op.output ? shapeOf(m, op.output.shape) : undefined;
+  return { op, outputShape, bound: bindResponse(m, outputShape, output) };
+}

@@ -8,7 +8,7 @@ import { shapeOf } from '../model/service-model.js';
 import type { Codec, ParsedRequest } from './codec.js';
 import { AwsError } from './errors.js';
 import { readBody, type WireRequest, type WireResponse } from './http.js';
-import { bindRequest, bindResponse } from './rest-binding.js';
+import { bindRequest, boundOutput } from './rest-binding.js';
 import { matchRoute } from './rest-routes.js';
 import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
 
@@ -59,12 +59,9 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
 
     serialize(operation: string, output: unknown, requestId: string): WireResponse {
       const m = model();
-      const op = m.operations[operation]!;
+      const { op, outputShape, bound } = boundOutput(m, operation, output as Record<string, unknown> | undefined);
       const status = op.http.responseCode ?? 200;
-      const headers: Record<string, string> = { 'x-amzn-requestid': requestId };
-      const outputShape = op.output ? shapeOf(m, op.output.shape) : undefined;
-      const bound = bindResponse(m, outputShape, output as Record<string, unknown> | undefined);
-      Object.assign(headers, bound.headers);
+      const headers: Record<string, string> = { 'x-amzn-requestid': requestId, ...bound.headers };
       if (status === 204 || !outputShape) return { status: bound.status ?? status, headers };
       const body = toJson(m, outputShape, output ?? {}, jsonOpts) ?? {};
       headers['content-type'] = 'application/json';

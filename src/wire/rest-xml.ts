@@ -4,6 +4,9 @@
  * into its shape; responses with header-bound members, a streamed or XML payload, and S3's error
  * document (`<Error><Code>…<RequestId>…</Error>`, no body for HEAD). S3-specific choices (which
  * operation a copy header implies, root element names, body decoding) come in as hooks.
+ *
+ * restXmlCodec is long because it is the codec: a closure over the model and the hooks whose
+ * methods parse, serialize and render errors.
  */
 import type { Readable } from 'node:stream';
 import type { ServiceModel, Shape } from '../model/service-model.js';
@@ -11,7 +14,7 @@ import { shapeOf } from '../model/service-model.js';
 import type { Codec, ParsedRequest } from './codec.js';
 import { AwsError } from './errors.js';
 import { readBody, type WireRequest, type WireResponse } from './http.js';
-import { bindRequest, bindResponse } from './rest-binding.js';
+import { bindRequest, boundOutput } from './rest-binding.js';
 import { matchRoute, type RouteMatch } from './rest-routes.js';
 import { readXml, writeMembers, writeXml } from './shape-xml.js';
 import { escapeXml, parseXml, XML_DECLARATION } from './xml.js';
@@ -86,12 +89,9 @@ export function restXmlCodec(model: () => ServiceModel, options: RestXmlOptions)
 
     serialize(operation: string, output: unknown, requestId: string): WireResponse {
       const m = model();
-      const op = m.operations[operation]!;
-      const headers: Record<string, string> = { 'x-amz-request-id': requestId, 'x-amz-id-2': requestId };
-      const outputShape = op.output ? shapeOf(m, op.output.shape) : undefined;
       const out = (output ?? {}) as Record<string, unknown>;
-      const bound = bindResponse(m, outputShape, out);
-      Object.assign(headers, bound.headers);
+      const { op, outputShape, bound } = boundOutput(m, operation, out);
+      const headers: Record<string, string> = { 'x-amz-request-id': requestId, 'x-amz-id-2': requestId, ...bound.headers };
       const status = bound.status ?? op.http.responseCode ?? 200;
       if (!outputShape) return { status, headers };
       if (outputShape.payload) {

@@ -25,20 +25,11 @@ import {
   ValidateTemplateCommand,
   waitUntilStackCreateComplete,
   waitUntilStackDeleteComplete,
-  waitUntilStackUpdateComplete,
-  type CloudFormationClient,
+  waitUntilStackUpdateComplete
 } from '@aws-sdk/client-cloudformation';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allEvents, cfnClient, eventLines, queue, rawQuery, stackStatus, tpl } from './support.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { allEvents, eventLines, queue, rawQuery, stackStatus, tpl } from './support.js';
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-});
-afterAll(async () => t.stop());
 
 async function fails(p: Promise<unknown>): Promise<{ name: string; message: string; status?: number }> {
   try {
@@ -52,7 +43,7 @@ async function fails(p: Promise<unknown>): Promise<{ name: string; message: stri
 
 
 describe('CreateStack and the reads', () => {
-  it('creates a stack that is complete at the first poll, with events, resources, outputs and template', async () => {
+  it('creates a stack that is complete at the first poll, with events, resources, outputs and template', async ({ server: t, cloudformation: cfn }) => {
     const body = tpl(
       { Queue: queue({ VisibilityTimeout: 30 }), Meta: { Type: 'AWS::CDK::Metadata', Metadata: { 'aws:cdk:path': 'x/Meta' } } },
       { Description: 'first & <stack>', Outputs: { QueueArn: { Value: { 'Fn::GetAtt': ['Queue', 'Arn'] }, Description: 'the arn' } } },
@@ -113,7 +104,7 @@ describe('CreateStack and the reads', () => {
     expect(original.StagesAvailable).toEqual(['Original', 'Processed']);
   });
 
-  it('answers missing stacks with the wordings clients match on', async () => {
+  it('answers missing stacks with the wordings clients match on', async ({ server: t, cloudformation: cfn }) => {
     expect(await fails(cfn.send(new DescribeStacksCommand({ StackName: 'nope' })))).toMatchObject({
       name: 'ValidationError',
       message: 'Stack with id nope does not exist',
@@ -136,7 +127,7 @@ describe('CreateStack and the reads', () => {
     await cfn.send(new DeleteStackCommand({ StackName: 'nope' }));
   });
 
-  it('answers a retried CreateStack (same ClientRequestToken) with the same stack', async () => {
+  it('answers a retried CreateStack (same ClientRequestToken) with the same stack', async ({ server: t, cloudformation: cfn }) => {
     const input = { StackName: 'api-token', TemplateBody: tpl({ Q: queue() }), ClientRequestToken: 'token-1' };
     const first = await cfn.send(new CreateStackCommand(input));
     const retry = await cfn.send(new CreateStackCommand(input));
@@ -148,7 +139,7 @@ describe('CreateStack and the reads', () => {
     expect(events.every((e) => e.ClientRequestToken === 'token-1')).toBe(true);
   });
 
-  it('refuses a second stack of the same name, a bad name, unknown types and missing capabilities', async () => {
+  it('refuses a second stack of the same name, a bad name, unknown types and missing capabilities', async ({ server: t, cloudformation: cfn }) => {
     const body = tpl({ Q: queue() });
     expect(await fails(cfn.send(new CreateStackCommand({ StackName: 'api-one', TemplateBody: body })))).toMatchObject({
       name: 'AlreadyExistsException',
@@ -179,7 +170,7 @@ describe('CreateStack and the reads', () => {
     expect(await fails(cfn.send(new DescribeStacksCommand({ StackName: 'api-bad-type' })))).toMatchObject({ name: 'ValidationError' });
   });
 
-  it('updates, says "No updates are to be performed." exactly, and keeps the previous template for UsePreviousTemplate', async () => {
+  it('updates, says "No updates are to be performed." exactly, and keeps the previous template for UsePreviousTemplate', async ({ server: t, cloudformation: cfn }) => {
     const v1 = tpl({ Q: queue({ DelaySeconds: 1 }) }, { Parameters: { P: { Type: 'String', Default: 'a' } } });
     await cfn.send(new CreateStackCommand({ StackName: 'api-upd', TemplateBody: v1 }));
     expect(await fails(cfn.send(new UpdateStackCommand({ StackName: 'api-upd', TemplateBody: v1 })))).toMatchObject({
@@ -209,7 +200,7 @@ describe('CreateStack and the reads', () => {
     expect((await cfn.send(new GetTemplateCommand({ StackName: 'api-upd' }))).TemplateBody).toBe(v2);
   });
 
-  it('deletes: DELETE_COMPLETE by ARN, does not exist by name; termination protection refuses', async () => {
+  it('deletes: DELETE_COMPLETE by ARN, does not exist by name; termination protection refuses', async ({ server: t, cloudformation: cfn }) => {
     const { StackId } = await cfn.send(
       new CreateStackCommand({ StackName: 'api-del', TemplateBody: tpl({ Q: queue() }), EnableTerminationProtection: true }),
     );
@@ -247,7 +238,7 @@ describe('CreateStack and the reads', () => {
     expect(listed.StackSummaries!.every((s) => s.StackStatus === 'DELETE_COMPLETE')).toBe(true);
   });
 
-  it('pages DescribeStacks, ListStacks and DescribeStackEvents with NextToken', async () => {
+  it('pages DescribeStacks, ListStacks and DescribeStackEvents with NextToken', async ({ server: t, cloudformation: cfn }) => {
     const resources: Record<string, unknown> = {};
     for (let i = 0; i < 60; i++) resources[`Q${i}`] = queue();
     await cfn.send(new CreateStackCommand({ StackName: 'api-big', TemplateBody: tpl(resources) }));
@@ -274,7 +265,7 @@ describe('CreateStack and the reads', () => {
     expect(l1.StackSummaries!.length + (l2.StackSummaries?.length ?? 0)).toBeGreaterThan(105);
   });
 
-  it('ignores request members it does not know and answers with the request id in header and body', async () => {
+  it('ignores request members it does not know and answers with the request id in header and body', async ({ server: t, cloudformation: cfn }) => {
     const res = await rawQuery(t, {
       Action: 'CreateStack',
       StackName: 'api-raw',
@@ -295,7 +286,7 @@ describe('CreateStack and the reads', () => {
     expect(err.body).toContain('<Type>Sender</Type>');
   });
 
-  it('validates templates and summarises them', async () => {
+  it('validates templates and summarises them', async ({ server: t, cloudformation: cfn }) => {
     const body = tpl(
       { Q: queue(), Role: { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: {} } } },
       { Description: 'd', Parameters: { Env: { Type: 'String', Default: 'dev', AllowedValues: ['dev', 'prod'], Description: 'env' } } },
@@ -323,7 +314,7 @@ describe('CreateStack and the reads', () => {
     });
   });
 
-  it('keeps a stack policy and refuses CancelUpdateStack outside an update', async () => {
+  it('keeps a stack policy and refuses CancelUpdateStack outside an update', async ({ server: t, cloudformation: cfn }) => {
     const policy = JSON.stringify({ Statement: [{ Effect: 'Allow', Action: 'Update:*', Principal: '*', Resource: '*' }] });
     expect(await cfn.send(new GetStackPolicyCommand({ StackName: 'api-upd' }))).not.toHaveProperty('StackPolicyBody');
     await cfn.send(new SetStackPolicyCommand({ StackName: 'api-upd', StackPolicyBody: policy }));

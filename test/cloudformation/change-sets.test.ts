@@ -22,20 +22,10 @@ import {
   type Change,
   type CloudFormationClient,
 } from '@aws-sdk/client-cloudformation';
-import { GetTableCommand, ListNamespacesCommand, ListTableBucketsCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allEvents, cfnClient, eventLines, queue, stackStatus, tpl } from './support.js';
+import { GetTableCommand, ListNamespacesCommand, ListTableBucketsCommand} from '@aws-sdk/client-s3tables';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { allEvents, eventLines, queue, stackStatus, tpl } from './support.js';
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-let s3t: S3TablesClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-  s3t = new S3TablesClient(t.clientConfig);
-});
-afterAll(async () => t.stop());
 
 function lakeTemplate(opts: { bucket: string; compaction?: number; tags?: Record<string, string>; env?: boolean }): string {
   return tpl(
@@ -63,7 +53,7 @@ function lakeTemplate(opts: { bucket: string; compaction?: number; tags?: Record
   );
 }
 
-async function changesOf(stack: string, name: string, includeValues = false): Promise<Change[]> {
+async function changesOf(cfn: CloudFormationClient, stack: string, name: string, includeValues = false): Promise<Change[]> {
   const out: Change[] = [];
   let token: string | undefined;
   do {
@@ -81,7 +71,7 @@ function byId(changes: Change[]) {
 }
 
 describe('CREATE change sets', () => {
-  it('creates a REVIEW_IN_PROGRESS stack, lists Add changes, executes and then disappears', async () => {
+  it('creates a REVIEW_IN_PROGRESS stack, lists Add changes, executes and then disappears', async ({ server: t, cloudformation: cfn, s3tables: s3t }) => {
     const body = lakeTemplate({ bucket: 'cs-lake', compaction: 128 });
     const created = await cfn.send(
       new CreateChangeSetCommand({
@@ -140,7 +130,7 @@ describe('CREATE change sets', () => {
     expect(buckets.tableBuckets!.map((b) => b.name)).toContain('cs-lake');
   });
 
-  it('refuses a CREATE change set for a live stack and a clashing change-set name', async () => {
+  it('refuses a CREATE change set for a live stack and a clashing change-set name', async ({ server: t, cloudformation: cfn, s3tables: s3t }) => {
     await expect(
       cfn.send(new CreateChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'again', ChangeSetType: 'CREATE', TemplateBody: tpl({ Q: queue() }) })),
     ).rejects.toMatchObject({
@@ -161,7 +151,7 @@ describe('CREATE change sets', () => {
     await cfn.send(new DeleteChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'twin' }));
   });
 
-  it('lets a diff-only CREATE change set and its REVIEW_IN_PROGRESS stack be deleted', async () => {
+  it('lets a diff-only CREATE change set and its REVIEW_IN_PROGRESS stack be deleted', async ({ server: t, cloudformation: cfn, s3tables: s3t }) => {
     const cs = await cfn.send(
       new CreateChangeSetCommand({ StackName: 'cs-review', ChangeSetName: 'cdk-diff-change-set-1', ChangeSetType: 'CREATE', TemplateBody: tpl({ Q: queue() }) }),
     );
@@ -176,7 +166,7 @@ describe('CREATE change sets', () => {
 });
 
 describe('UPDATE change sets', () => {
-  it('reports an in-place change and a tag change, and an update of exactly that', async () => {
+  it('reports an in-place change and a tag change, and an update of exactly that', async ({ server: t, cloudformation: cfn, s3tables: s3t }) => {
     const cs = await cfn.send(
       new CreateChangeSetCommand({
         StackName: 'cs-lake',
@@ -184,7 +174,7 @@ describe('UPDATE change sets', () => {
         TemplateBody: lakeTemplate({ bucket: 'cs-lake', compaction: 256, tags: { team: 'data' } }),
       }),
     );
-    const changes = byId(await changesOf('cs-lake', 'inplace'));
+    const changes = byId(await changesOf(cfn, 'cs-lake', 'inplace'));
     expect(Object.keys(changes)).toEqual(['Orders']);
     expect(changes.Orders).toMatchObject({
       Action: 'Modify',
@@ -200,7 +190,7 @@ describe('UPDATE change sets', () => {
       },
       { Target: { Attribute: 'Tags', RequiresRecreation: 'Never' }, Evaluation: 'Static', ChangeSource: 'DirectModification' },
     ]);
-    const withValues = byId(await changesOf('cs-lake', 'inplace', true));
+    const withValues = byId(await changesOf(cfn, 'cs-lake', 'inplace', true));
     expect(withValues.Orders!.Details![0]!.Target).toMatchObject({
       Path: '/Properties/Compaction',
       BeforeValue: JSON.stringify({ Status: 'enabled', TargetFileSizeMB: 128 }),
@@ -223,7 +213,7 @@ describe('UPDATE change sets', () => {
     ]);
   });
 
-  it('ends a change set without changes FAILED with AWS reason; it cannot be executed', async () => {
+  it('ends a change set without changes FAILED with AWS reason; it cannot be executed', async ({ server: t, cloudformation: cfn, s3tables: s3t }) => {
     const body = lakeTemplate({ bucket: 'cs-lake', compaction: 256, tags: { team: 'data' } });
     await cfn.send(new CreateChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'nothing', TemplateBody: body }));
     const cs = await cfn.send(new DescribeChangeSetCommand({ StackName: 'cs-lake', ChangeSetName: 'nothing' }));
@@ -256,7 +246,7 @@ describe('UPDATE change sets', () => {
     });
   });
 
-  it('says Replacement True for a renamed table bucket, Conditional for what follows it, and replaces on execute', async () => {
+  it('says Replacement True for a renamed table bucket, Conditional for what follows it, and replaces on execute', async ({ server: t, cloudformation: cfn, s3tables: s3t }) => {
     const before = (await s3t.send(new ListTableBucketsCommand({}))).tableBuckets!.find((b) => b.name === 'cs-lake')!;
     const cs = await cfn.send(
       new CreateChangeSetCommand({
@@ -265,7 +255,7 @@ describe('UPDATE change sets', () => {
         TemplateBody: lakeTemplate({ bucket: 'cs-lake-two', compaction: 256, tags: { team: 'data' } }),
       }),
     );
-    const changes = byId(await changesOf('cs-lake', 'rename-bucket'));
+    const changes = byId(await changesOf(cfn, 'cs-lake', 'rename-bucket'));
     expect(changes.Bucket).toMatchObject({
       Action: 'Modify',
       Replacement: 'True',
@@ -318,7 +308,7 @@ describe('UPDATE change sets', () => {
     ]);
   });
 
-  it('names the parameter behind a change (ParameterReference) and pages long change lists', async () => {
+  it('names the parameter behind a change (ParameterReference) and pages long change lists', async ({ server: t, cloudformation: cfn, s3tables: s3t }) => {
     await cfn.send(new CreateStackCommand({ StackName: 'cs-param', TemplateBody: lakeTemplate({ bucket: 'cs-param', env: true }) }));
     expect(await stackStatus(cfn, 'cs-param')).toBe('CREATE_COMPLETE');
     await cfn.send(
@@ -350,6 +340,6 @@ describe('UPDATE change sets', () => {
     const first = await cfn.send(new DescribeChangeSetCommand({ StackName: 'cs-many', ChangeSetName: 'c' }));
     expect(first.Changes).toHaveLength(100);
     expect(first.NextToken).toBeDefined();
-    expect(await changesOf('cs-many', 'c')).toHaveLength(130);
+    expect(await changesOf(cfn, 'cs-many', 'c')).toHaveLength(130);
   });
 });

@@ -9,20 +9,11 @@ import {
   DescribeStacksCommand,
   ListExportsCommand,
   ListImportsCommand,
-  UpdateStackCommand,
-  type CloudFormationClient,
+  UpdateStackCommand
 } from '@aws-sdk/client-cloudformation';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allEvents, cfnClient, queue, stackStatus, tpl } from './support.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { allEvents, queue, stackStatus, tpl } from './support.js';
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-});
-afterAll(async () => t.stop());
 
 function producer(outputs: Record<string, unknown>): string {
   return tpl({ Q: queue() }, { Outputs: outputs });
@@ -38,7 +29,7 @@ function consumer(exportName: string): string {
 }
 
 describe('exports', () => {
-  it('lists exports, imports them, and keeps an export name to one stack', async () => {
+  it('lists exports, imports them, and keeps an export name to one stack', async ({ server: t, cloudformation: cfn }) => {
     const { StackId } = await cfn.send(new CreateStackCommand({ StackName: 'exp-producer', TemplateBody: producer(shared) }));
     const exports = (await cfn.send(new ListExportsCommand({}))).Exports!;
     expect(exports.map((e) => [e.Name, e.ExportingStackId])).toEqual([
@@ -65,7 +56,7 @@ describe('exports', () => {
     await cfn.send(new DeleteStackCommand({ StackName: 'exp-thief' }));
   });
 
-  it('fails a stack importing an export that does not exist', async () => {
+  it('fails a stack importing an export that does not exist', async ({ server: t, cloudformation: cfn }) => {
     await cfn.send(new CreateStackCommand({ StackName: 'exp-orphan', TemplateBody: consumer('no-such-export') }));
     expect(await stackStatus(cfn, 'exp-orphan')).toBe('ROLLBACK_COMPLETE');
     const events = await allEvents(cfn, 'exp-orphan');
@@ -76,7 +67,7 @@ describe('exports', () => {
     ]);
   });
 
-  it('refuses to delete, drop or change an export another stack imports', async () => {
+  it('refuses to delete, drop or change an export another stack imports', async ({ server: t, cloudformation: cfn }) => {
     await cfn.send(new DeleteStackCommand({ StackName: 'exp-producer' }));
     const stack = (await cfn.send(new DescribeStacksCommand({ StackName: 'exp-producer' }))).Stacks![0]!;
     expect(stack.StackStatus).toBe('CREATE_COMPLETE');

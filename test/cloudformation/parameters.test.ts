@@ -10,30 +10,20 @@ import {
   DescribeStacksCommand,
   GetTemplateCommand,
   ListStackResourcesCommand,
-  UpdateStackCommand,
-  type CloudFormationClient,
+  UpdateStackCommand
 } from '@aws-sdk/client-cloudformation';
 import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { startTestServer} from '../helpers/server.js';
 import { allEvents, cfnClient, stackStatus, tpl } from './support.js';
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-let ssm: SSMClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-  ssm = new SSMClient(t.clientConfig);
-});
-afterAll(async () => t.stop());
 
-async function ssmValue(name: string): Promise<string | undefined> {
+async function ssmValue(ssm: SSMClient, name: string): Promise<string | undefined> {
   return (await ssm.send(new GetParameterCommand({ Name: name }))).Parameter?.Value;
 }
 
 describe('SSM-typed parameters', () => {
-  it('resolves them from SSM, shows ResolvedValue, and re-reads the value on UsePreviousValue', async () => {
+  it('resolves them from SSM, shows ResolvedValue, and re-reads the value on UsePreviousValue', async ({ server: t, cloudformation: cfn, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/app/env', Value: 'prod', Type: 'String' }));
     await ssm.send(new PutParameterCommand({ Name: '/app/zones', Value: 'a,b,c', Type: 'StringList' }));
     const body = tpl(
@@ -59,7 +49,7 @@ describe('SSM-typed parameters', () => {
       { ParameterKey: 'Zones', ParameterValue: '/app/zones', ResolvedValue: 'a,b,c' },
       { ParameterKey: 'Secret', ParameterValue: '****' },
     ]);
-    expect(await ssmValue('/app/derived')).toBe('prod|a+b+c');
+    expect(await ssmValue(ssm, '/app/derived')).toBe('prod|a+b+c');
 
     await ssm.send(new PutParameterCommand({ Name: '/app/env', Value: 'staging', Type: 'String', Overwrite: true }));
     await cfn.send(
@@ -76,10 +66,10 @@ describe('SSM-typed parameters', () => {
     const after = (await cfn.send(new DescribeStacksCommand({ StackName: 'ssm-params' }))).Stacks![0]!;
     expect(after.StackStatus).toBe('UPDATE_COMPLETE');
     expect(after.Parameters![0]).toEqual({ ParameterKey: 'Env', ParameterValue: '/app/env', ResolvedValue: 'staging' });
-    expect(await ssmValue('/app/derived')).toBe('staging|a+b+c');
+    expect(await ssmValue(ssm, '/app/derived')).toBe('staging|a+b+c');
   });
 
-  it('refuses a stack whose SSM parameter does not exist', async () => {
+  it('refuses a stack whose SSM parameter does not exist', async ({ server: t, cloudformation: cfn, ssm }) => {
     const body = tpl(
       { H: { Type: 'AWS::CloudFormation::WaitConditionHandle' } },
       { Parameters: { V: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/does/not/exist' } } },
@@ -90,7 +80,7 @@ describe('SSM-typed parameters', () => {
     });
   });
 
-  it('deploys a CDK-shaped template: BootstrapVersion from SSM, its Rule, CDKMetadata behind a condition', async () => {
+  it('deploys a CDK-shaped template: BootstrapVersion from SSM, its Rule, CDKMetadata behind a condition', async ({ server: t, cloudformation: cfn, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/cdk-bootstrap/hnb659fds/version', Value: '33', Type: 'String' }));
     const body = JSON.stringify({
       Resources: {
@@ -162,7 +152,7 @@ describe('AWS::LanguageExtensions', () => {
     Outputs: { Count: { Value: { 'Fn::Length': { Ref: 'Names' } } } },
   });
 
-  it('needs CAPABILITY_AUTO_EXPAND on CreateStack, then expands loops and functions', async () => {
+  it('needs CAPABILITY_AUTO_EXPAND on CreateStack, then expands loops and functions', async ({ server: t, cloudformation: cfn, ssm }) => {
     await expect(cfn.send(new CreateStackCommand({ StackName: 'lang-ext', TemplateBody: body }))).rejects.toMatchObject({
       name: 'InsufficientCapabilitiesException',
       message: 'Requires capabilities : [CAPABILITY_AUTO_EXPAND]',
@@ -173,7 +163,7 @@ describe('AWS::LanguageExtensions', () => {
     expect(stack.Outputs).toEqual([{ OutputKey: 'Count', OutputValue: '2' }]);
     const ids = (await cfn.send(new ListStackResourcesCommand({ StackName: 'lang-ext' }))).StackResourceSummaries!.map((r) => r.LogicalResourceId);
     expect(ids).toEqual(['Paramalpha', 'Parambeta']);
-    expect(JSON.parse((await ssmValue('/le/beta'))!)).toEqual({ name: 'beta', count: 2 });
+    expect(JSON.parse((await ssmValue(ssm, '/le/beta'))!)).toEqual({ name: 'beta', count: 2 });
     const original = await cfn.send(new GetTemplateCommand({ StackName: 'lang-ext', TemplateStage: 'Original' }));
     expect(original.TemplateBody).toBe(body);
     const processed = JSON.parse((await cfn.send(new GetTemplateCommand({ StackName: 'lang-ext' }))).TemplateBody!);
@@ -181,7 +171,7 @@ describe('AWS::LanguageExtensions', () => {
     expect(processed).not.toHaveProperty('Transform');
   });
 
-  it('applies a DeletionPolicy chosen by Fn::If', async () => {
+  it('applies a DeletionPolicy chosen by Fn::If', async ({ server: t, cloudformation: cfn, ssm }) => {
     await cfn.send(
       new UpdateStackCommand({
         StackName: 'lang-ext',
@@ -193,12 +183,12 @@ describe('AWS::LanguageExtensions', () => {
     expect(await stackStatus(cfn, 'lang-ext')).toBe('UPDATE_COMPLETE');
     const events = await allEvents(cfn, 'lang-ext');
     expect(events.find((e) => e.LogicalResourceId === 'Parambeta' && e.ResourceStatus?.startsWith('DELETE'))!.ResourceStatus).toBe('DELETE_SKIPPED');
-    expect(await ssmValue('/le/beta')).toBeDefined();
+    expect(await ssmValue(ssm, '/le/beta')).toBeDefined();
   });
 });
 
 describe('stored types and strict mode', () => {
-  it('stores a type Overcast does not run, saying so, with AWS-shaped attributes', async () => {
+  it('stores a type Overcast does not run, saying so, with AWS-shaped attributes', async ({ server: t, cloudformation: cfn, ssm }) => {
     const body = tpl(
       { Topic: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'alerts' } } },
       { Outputs: { Arn: { Value: { Ref: 'Topic' } }, Name: { Value: { 'Fn::GetAtt': ['Topic', 'TopicName'] } } } },
@@ -214,7 +204,7 @@ describe('stored types and strict mode', () => {
     expect(complete.ResourceStatusReason).toMatch(/not emulated by Overcast: stored, not run/);
   });
 
-  it('refuses stored types with --strict-resources, and still runs the real ones', async () => {
+  it('refuses stored types with --strict-resources, and still runs the real ones', async ({ server: t, cloudformation: cfn, ssm }) => {
     const strict = await startTestServer({ strictResources: true });
     try {
       const c = cfnClient(strict);

@@ -27,32 +27,20 @@ import {
   ListTagsForResourceCommand,
   S3TablesClient,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { aws, cfnClient, stackStatus } from './support.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { aws, stackStatus } from './support.js';
 
 const QUICK_START = new URL('../../templates/quick-start.yaml', import.meta.url);
 const LAKEHOUSE = new URL('../../templates/lakehouse.yaml', import.meta.url);
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-let s3t: S3TablesClient;
-let s3: S3Client;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-  s3t = new S3TablesClient(t.clientConfig);
-  s3 = new S3Client(t.clientConfig);
-});
-afterAll(async () => t.stop());
 
-async function outputs(stack: string): Promise<Record<string, string>> {
+async function outputs(cfn: CloudFormationClient, stack: string): Promise<Record<string, string>> {
   const s = (await cfn.send(new DescribeStacksCommand({ StackName: stack }))).Stacks![0]!;
   return Object.fromEntries((s.Outputs ?? []).map((o) => [o.OutputKey!, o.OutputValue!]));
 }
 
 /** The table's current metadata.json, read from its warehouse through S3. */
-async function metadataOf(tableArn: string): Promise<{ schemas: { fields: { name: string; type: unknown; required: boolean }[] }[] }> {
+async function metadataOf(s3t: S3TablesClient, s3: S3Client, tableArn: string): Promise<{ schemas: { fields: { name: string; type: unknown; required: boolean }[] }[] }> {
   const bucketArn = tableArn.slice(0, tableArn.indexOf('/table/'));
   const t0 = await s3t.send(new GetTableCommand({ tableArn }));
   const loc = await s3t.send(new GetTableMetadataLocationCommand({ tableBucketARN: bucketArn, namespace: t0.namespace![0], name: t0.name }));
@@ -62,17 +50,17 @@ async function metadataOf(tableArn: string): Promise<{ schemas: { fields: { name
 }
 
 describe('templates/quick-start.yaml', () => {
-  it('deploys with aws cloudformation deploy and gives a table with the schema', async () => {
+  it('deploys with aws cloudformation deploy and gives a table with the schema', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3 }) => {
     const out = await aws(t, ['cloudformation', 'deploy', '--template-file', QUICK_START.pathname, '--stack-name', 'quick-start']);
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
-    const o = await outputs('quick-start');
+    const o = await outputs(cfn, 'quick-start');
     expect(o.TableBucketArn).toBe('arn:aws:s3tables:us-east-1:000000000000:bucket/quick-start-tables');
     expect(o.TableArn).toMatch(/^arn:aws:s3tables:us-east-1:000000000000:bucket\/quick-start-tables\/table\/[0-9a-f-]+$/);
     expect(o.WarehouseLocation).toMatch(/^s3:\/\/.+--table-s3$/);
     const table = await s3t.send(new GetTableCommand({ tableArn: o.TableArn }));
     expect(table).toMatchObject({ name: 'events', namespace: ['analytics'], format: 'ICEBERG' });
-    const meta = await metadataOf(o.TableArn!);
+    const meta = await metadataOf(s3t, s3, o.TableArn!);
     expect(meta.schemas.at(-1)!.fields.map((f) => [f.name, f.type, f.required])).toEqual([
       ['event_id', 'string', true],
       ['occurred_at', 'timestamptz', true],
@@ -89,7 +77,7 @@ describe('templates/quick-start.yaml', () => {
 describe('templates/lakehouse.yaml', () => {
   const body = readFileSync(LAKEHOUSE, 'utf8');
 
-  it('deploys for prod with KMS, maintenance, metrics, both policies, tags and exports', async () => {
+  it('deploys for prod with KMS, maintenance, metrics, both policies, tags and exports', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3 }) => {
     const kms = 'arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab';
     await cfn.send(
       new CreateStackCommand({
@@ -102,7 +90,7 @@ describe('templates/lakehouse.yaml', () => {
       }),
     );
     expect(await stackStatus(cfn, 'lake-prod')).toBe('CREATE_COMPLETE');
-    const o = await outputs('lake-prod');
+    const o = await outputs(cfn, 'lake-prod');
     expect(o.Encryption).toBe('aws:kms');
     const bucketArn = o.TableBucketArn!;
     expect(bucketArn).toBe('arn:aws:s3tables:us-east-1:000000000000:bucket/lakehouse-prod-000000000000');
@@ -134,7 +122,7 @@ describe('templates/lakehouse.yaml', () => {
     expect(tablePolicy.Statement[0].Resource).toBe(orders);
     const tags = await s3t.send(new ListTagsForResourceCommand({ resourceArn: bucketArn }));
     expect(tags.tags).toEqual({ project: 'lakehouse', environment: 'prod' });
-    expect((await metadataOf(orders)).schemas.at(-1)!.fields.map((f) => f.name)).toEqual(['order_id', 'customer_id', 'ordered_at', 'status', 'total']);
+    expect((await metadataOf(s3t, s3, orders)).schemas.at(-1)!.fields.map((f) => f.name)).toEqual(['order_id', 'customer_id', 'ordered_at', 'status', 'total']);
 
     const exports = (await cfn.send(new ListExportsCommand({}))).Exports!.map((e) => [e.Name, e.Value]);
     expect(exports).toEqual(
@@ -145,10 +133,10 @@ describe('templates/lakehouse.yaml', () => {
     );
   });
 
-  it('deploys a dev environment beside it (SSE-S3, no metrics) and updates its maintenance in place', async () => {
+  it('deploys a dev environment beside it (SSE-S3, no metrics) and updates its maintenance in place', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3 }) => {
     await cfn.send(new CreateStackCommand({ StackName: 'lake-dev', TemplateBody: body }));
     expect(await stackStatus(cfn, 'lake-dev')).toBe('CREATE_COMPLETE');
-    const o = await outputs('lake-dev');
+    const o = await outputs(cfn, 'lake-dev');
     expect(o.Encryption).toBe('AES256');
     const bucketArn = o.TableBucketArn!;
     await expect(s3t.send(new GetTableBucketMetricsConfigurationCommand({ tableBucketARN: bucketArn }))).rejects.toMatchObject({
@@ -158,12 +146,12 @@ describe('templates/lakehouse.yaml', () => {
     const tweaked = body.replace('Default: lakehouse\n', 'Default: lakehouse\n    Description: project\n').replace('UnreferencedDays: 3', 'UnreferencedDays: 4');
     await cfn.send(new UpdateStackCommand({ StackName: 'lake-dev', TemplateBody: tweaked }));
     expect(await stackStatus(cfn, 'lake-dev')).toBe('UPDATE_COMPLETE');
-    expect((await outputs('lake-dev')).TableBucketArn).toBe(bucketArn);
+    expect((await outputs(cfn, 'lake-dev')).TableBucketArn).toBe(bucketArn);
     const maintenance = await s3t.send(new GetTableBucketMaintenanceConfigurationCommand({ tableBucketARN: bucketArn }));
     expect(maintenance.configuration!.icebergUnreferencedFileRemoval!.settings!.icebergUnreferencedFileRemoval!.unreferencedDays).toBe(4);
   });
 
-  it('deletes both stacks and every table bucket they made', async () => {
+  it('deletes both stacks and every table bucket they made', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3 }) => {
     await cfn.send(new DeleteStackCommand({ StackName: 'lake-dev' }));
     await cfn.send(new DeleteStackCommand({ StackName: 'lake-prod' }));
     const names = ((await s3t.send(new ListTableBucketsCommand({}))).tableBuckets ?? []).map((b) => b.name);

@@ -3,17 +3,11 @@
  * other services get an AWS-shaped "not emulated" error, and the health endpoint answers.
  */
 import { S3Client, CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
 describe('routing', () => {
-  it('answers the health endpoint with version, store mode and services', async () => {
+  it('answers the health endpoint with version, store mode and services', async ({ server: t }) => {
     const res = await fetch(`${t.endpoint}/_overcast/health`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { version: string; store: string; services: Record<string, string> };
@@ -22,7 +16,7 @@ describe('routing', () => {
     expect(Object.keys(body.services)).toEqual(expect.arrayContaining(['s3', 's3tables', 'cloudformation', 'sts', 'ssm']));
   });
 
-  it('sends unsigned requests to S3', async () => {
+  it('sends unsigned requests to S3', async ({ server: t }) => {
     const s3 = new S3Client(t.clientConfig);
     await s3.send(new CreateBucketCommand({ Bucket: 'unsigned-check' }));
     const res = await fetch(`${t.endpoint}/unsigned-check?list-type=2`);
@@ -30,7 +24,7 @@ describe('routing', () => {
     expect(await res.text()).toContain('<ListBucketResult');
   });
 
-  it('refuses a service Overcast does not emulate, naming it, in an AWS shape', async () => {
+  it('refuses a service Overcast does not emulate, naming it, in an AWS shape', async ({ server: t }) => {
     const res = await fetch(`${t.endpoint}/`, {
       method: 'POST',
       headers: {
@@ -46,7 +40,7 @@ describe('routing', () => {
     expect(((await res.json()) as { message: string }).message).toContain("'dynamodb'");
   });
 
-  it('answers a request line with malformed percent-encoding in the shape of the service it names', async () => {
+  it('answers a request line with malformed percent-encoding in the shape of the service it names', async ({ server: t }) => {
     const s3 = await fetch(`${t.endpoint}/unsigned-check/a%zz`);
     expect(s3.status).toBe(400);
     const body = await s3.text();
@@ -62,7 +56,7 @@ describe('routing', () => {
     expect(s3tables.headers.get('x-amzn-errortype')).toBe('BadRequestException');
   });
 
-  it('scopes S3 bucket listings by the account of the access key', async () => {
+  it('scopes S3 bucket listings by the account of the access key', async ({ server: t }) => {
     const other = new S3Client({ ...t.clientConfig, credentials: { accessKeyId: '111122223333', secretAccessKey: 'x' } });
     await other.send(new CreateBucketCommand({ Bucket: 'owned-by-111122223333' }));
     const mine = await new S3Client(t.clientConfig).send(new ListBucketsCommand({}));

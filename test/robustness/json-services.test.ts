@@ -13,25 +13,20 @@ import {
   GetTableCommand,
   S3TablesClient,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { serviceModel } from '../../src/model/service-model.js';
 import { routes as s3tablesRoutes } from '../../src/services/s3tables/routes.js';
 import { routes as ssmRoutes } from '../../src/services/ssm/routes.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import { jsonAttacks, runSweep } from './sweep.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
 describe('hostile-input sweep: JSON services', () => {
-  it('S3 Tables: every operation, every mutation, never a 500', async () => {
+  it('S3 Tables: every operation, every mutation, never a 500', async ({ server: t }) => {
     const s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
     const result = await runSweep(t, {
       service: { id: 's3tables', protocol: 'rest-json', model: serviceModel('s3tables') },
-      operations: Object.keys(s3tablesRoutes.handlers),
+      operations: servedOperations(s3tablesRoutes),
       seed: 101,
       strictModel: true,
       budget: 24,
@@ -59,11 +54,11 @@ describe('hostile-input sweep: JSON services', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('SSM: every operation, every mutation, never a 500', async () => {
+  it('SSM: every operation, every mutation, never a 500', async ({ server: t }) => {
     const ssm = new SSMClient({ ...t.clientConfig, maxAttempts: 1 });
     const result = await runSweep(t, {
       service: { id: 'ssm', protocol: 'json', model: serviceModel('ssm') },
-      operations: Object.keys(ssmRoutes.handlers),
+      operations: servedOperations(ssmRoutes),
       seed: 202,
       strictModel: true,
       budget: 40,

@@ -7,19 +7,14 @@
  * code the model or AWS uses, changing nothing when refused.
  */
 import { CloudFormationClient, CreateChangeSetCommand, CreateStackCommand } from '@aws-sdk/client-cloudformation';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { serviceModel } from '../../src/model/service-model.js';
 import { routes as cfnRoutes } from '../../src/services/cloudformation/routes.js';
 import { routes as stsRoutes } from '../../src/services/sts/routes.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import { queryAttacks } from './query-attacks.js';
 import { runSweep } from './sweep.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
 const TEMPLATE = JSON.stringify({
   Parameters: { P: { Type: 'String', Default: 'd' } },
@@ -28,12 +23,12 @@ const TEMPLATE = JSON.stringify({
 });
 
 describe('hostile-input sweep: query services', () => {
-  it('CloudFormation: every action, every mutation, never a 500', async () => {
+  it('CloudFormation: every action, every mutation, never a 500', async ({ server: t }) => {
     const cfn = new CloudFormationClient({ ...t.clientConfig, maxAttempts: 1 });
     const model = serviceModel('cloudformation');
     const result = await runSweep(t, {
       service: { id: 'cloudformation', protocol: 'query', model },
-      operations: Object.keys(cfnRoutes.handlers),
+      operations: servedOperations(cfnRoutes),
       seed: 303,
       strictModel: true,
       budget: 30,
@@ -62,11 +57,11 @@ describe('hostile-input sweep: query services', () => {
     expect(result.requests).toBeGreaterThan(1000);
   });
 
-  it('STS: every action, every mutation, never a 500', async () => {
+  it('STS: every action, every mutation, never a 500', async ({ server: t }) => {
     const model = serviceModel('sts');
     const result = await runSweep(t, {
       service: { id: 'sts', protocol: 'query', model },
-      operations: Object.keys(stsRoutes.handlers),
+      operations: servedOperations(stsRoutes),
       seed: 404,
       strictModel: true,
       budget: 40,

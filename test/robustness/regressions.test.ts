@@ -24,22 +24,17 @@ import {
   UpdateStackCommand,
   UpdateTerminationProtectionCommand,
 } from '@aws-sdk/client-cloudformation';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import type { TestServer } from '../helpers/server.js';
 import { authorization, readError, send } from './support.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
 /** Writes `text` on a fresh connection and returns everything the server sends until it closes. */
-async function rawExchange(text: string | Buffer): Promise<string> {
-  return (await rawBytes(text)).toString('utf8');
+async function rawExchange(t: TestServer, text: string | Buffer): Promise<string> {
+  return (await rawBytes(t, text)).toString('utf8');
 }
 
-function rawBytes(text: string | Buffer): Promise<Buffer> {
+function rawBytes(t: TestServer, text: string | Buffer): Promise<Buffer> {
   const url = new URL(t.endpoint);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(url.port), url.hostname, () => socket.write(text));
@@ -52,16 +47,16 @@ function rawBytes(text: string | Buffer): Promise<Buffer> {
 }
 
 describe('errors outside the codecs come in the shape of the service named', () => {
-  it('a header section too large: S3 RequestHeaderSectionTooLarge, and the connection closes', async () => {
-    const answer = await rawExchange(`GET /bucket/${'k'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+  it('a header section too large: S3 RequestHeaderSectionTooLarge, and the connection closes', async ({ server: t }) => {
+    const answer = await rawExchange(t, `GET /bucket/${'k'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
     expect(answer).toContain('<Error><Code>RequestHeaderSectionTooLarge</Code>');
     expect((await send(t.endpoint, { method: 'GET', path: '/_overcast/health' })).status).toBe(200);
   });
 
-  it('the credential scope after an oversized request line still picks the shape (SSM: JSON)', async () => {
-    const answer = await rawExchange(
+  it('the credential scope after an oversized request line still picks the shape (SSM: JSON)', async ({ server: t }) => {
+    const answer = await rawExchange(t, 
       `POST /${'a'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('ssm')}\r\ncontent-length: 2\r\n\r\n{}`,
     );
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
@@ -69,13 +64,13 @@ describe('errors outside the codecs come in the shape of the service named', () 
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ __type: 'ValidationException' });
   });
 
-  it('a HEAD request gets the status without a body', async () => {
-    const answer = await rawExchange(`HEAD /bucket/${'k'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+  it('a HEAD request gets the status without a body', async ({ server: t }) => {
+    const answer = await rawExchange(t, `HEAD /bucket/${'k'.repeat(100_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer.endsWith('\r\n\r\n')).toBe(true);
   });
 
-  it('bad percent-encoding for a query service: an XML ErrorResponse, not JSON', async () => {
+  it('bad percent-encoding for a query service: an XML ErrorResponse, not JSON', async ({ server: t }) => {
     const res = await send(t.endpoint, {
       method: 'POST',
       path: '/a%zz',
@@ -88,7 +83,7 @@ describe('errors outside the codecs come in the shape of the service named', () 
 });
 
 describe('a Content-Type fastify cannot parse still reaches the service', () => {
-  it('S3 stores an object whose Content-Type is empty or not a media type, as AWS does', async () => {
+  it('S3 stores an object whose Content-Type is empty or not a media type, as AWS does', async ({ server: t }) => {
     const auth = { authorization: authorization('s3') };
     expect((await send(t.endpoint, { method: 'PUT', path: '/ct-bucket', headers: auth })).status).toBe(200);
     for (const [key, type] of [['empty', ''], ['garbage', 'garbage'], ['params', 'text/plain; ;;']] as const) {
@@ -100,7 +95,7 @@ describe('a Content-Type fastify cannot parse still reaches the service', () => 
     expect((await send(t.endpoint, { method: 'HEAD', path: '/ct-bucket/garbage', headers: auth })).headers['content-type']).toBe('garbage');
   });
 
-  it('SSM and S3 Tables answer in their own shape, never 500', async () => {
+  it('SSM and S3 Tables answer in their own shape, never 500', async ({ server: t }) => {
     const ssm = await send(t.endpoint, {
       method: 'POST',
       path: '/',
@@ -120,7 +115,7 @@ describe('a Content-Type fastify cannot parse still reaches the service', () => 
 
 describe('S3 XML bodies are parsed as XML 1.0, expanding no entity of the client', () => {
   const md5 = (body: string) => createHash('md5').update(body).digest('base64');
-  const putTagging = (bucket: string, body: string) =>
+  const putTagging = (t: TestServer, bucket: string, body: string) =>
     send(t.endpoint, {
       method: 'PUT',
       path: `/${bucket}?tagging`,
@@ -128,7 +123,7 @@ describe('S3 XML bodies are parsed as XML 1.0, expanding no entity of the client
       body,
     });
 
-  it('refuses DTDs, undefined entities, bad character references and runaway nesting with MalformedXML, changing nothing', async () => {
+  it('refuses DTDs, undefined entities, bad character references and runaway nesting with MalformedXML, changing nothing', async ({ server: t }) => {
     const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
     await s3.send(new CreateBucketCommand({ Bucket: 'xml-bucket' }));
     await s3.send(new PutBucketTaggingCommand({ Bucket: 'xml-bucket', Tagging: { TagSet: [{ Key: 'k', Value: 'before' }] } }));
@@ -142,14 +137,14 @@ describe('S3 XML bodies are parsed as XML 1.0, expanding no entity of the client
       `<Tagging>${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</Tagging>`,
     ];
     for (const body of bodies) {
-      const res = await putTagging('xml-bucket', body);
+      const res = await putTagging(t, 'xml-bucket', body);
       expect([res.status, /<Code>(\w+)<\/Code>/.exec(res.body.toString())?.[1]], body.slice(0, 60)).toEqual([400, 'MalformedXML']);
     }
     const tags = await s3.send(new GetBucketTaggingCommand({ Bucket: 'xml-bucket' }));
     expect(tags.TagSet).toEqual([{ Key: 'k', Value: 'before' }]);
   });
 
-  it("decodes character references: the SDK's line breaks in DeleteObjects keys delete the right object", async () => {
+  it("decodes character references: the SDK's line breaks in DeleteObjects keys delete the right object", async ({ server: t }) => {
     const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
     await s3.send(new CreateBucketCommand({ Bucket: 'xml-keys' }));
     const key = 'line\nbreak\rreturn\u2028separator';
@@ -159,14 +154,14 @@ describe('S3 XML bodies are parsed as XML 1.0, expanding no entity of the client
     const res = await s3.send(new DeleteObjectsCommand({ Bucket: 'xml-keys', Delete: { Objects: [{ Key: key }] } }));
     expect(res.Deleted?.map((d) => d.Key)).toEqual([key]);
     expect((await s3.send(new ListObjectsV2Command({ Bucket: 'xml-keys' }))).KeyCount).toBe(0);
-    const tagged = await putTagging('xml-keys', '<Tagging><TagSet><Tag><Key>&#65;&amp;</Key><Value><![CDATA[<&>]]></Value></Tag></TagSet></Tagging>');
+    const tagged = await putTagging(t, 'xml-keys', '<Tagging><TagSet><Tag><Key>&#65;&amp;</Key><Value><![CDATA[<&>]]></Value></Tag></TagSet></Tagging>');
     expect(tagged.status).toBeLessThan(300);
     expect((await s3.send(new GetBucketTaggingCommand({ Bucket: 'xml-keys' }))).TagSet).toEqual([{ Key: 'A&', Value: '<&>' }]);
   });
 });
 
 describe('a body over the limit is answered, not reset', () => {
-  it('S3: an XML body over 2 MiB is MaxMessageLengthExceeded, and nothing changes', async () => {
+  it('S3: an XML body over 2 MiB is MaxMessageLengthExceeded, and nothing changes', async ({ server: t }) => {
     const auth = { authorization: authorization('s3') };
     await send(t.endpoint, { method: 'PUT', path: '/big-bodies', headers: auth });
     const body = `<Tagging><TagSet>${' '.repeat(3 * 1024 * 1024)}</TagSet></Tagging>`;
@@ -176,7 +171,7 @@ describe('a body over the limit is answered, not reset', () => {
     expect(/<Code>(\w+)<\/Code>/.exec(after.body.toString())?.[1]).toBe('NoSuchTagSet');
   });
 
-  it('JSON and query services: 413 RequestEntityTooLarge in their own shape', async () => {
+  it('JSON and query services: 413 RequestEntityTooLarge in their own shape', async ({ server: t }) => {
     const big = 'x'.repeat(17 * 1024 * 1024);
     const ssm = await send(t.endpoint, {
       method: 'POST',
@@ -198,10 +193,10 @@ describe('a body over the limit is answered, not reset', () => {
 });
 
 describe('non-ASCII header values go out as stored', () => {
-  it('S3 returns a Content-Disposition with UTF-8 or Latin-1 bytes unchanged on GET and HEAD', async () => {
+  it('S3 returns a Content-Disposition with UTF-8 or Latin-1 bytes unchanged on GET and HEAD', async ({ server: t }) => {
     // Raw bytes: Node's own client mangles such a header on the way in (the same quirk).
     const exchange = (head: string, bytes = Buffer.alloc(0), body = '') =>
-      rawBytes(Buffer.concat([Buffer.from(`${head}\r\nhost: x\r\nconnection: close\r\n`), bytes, Buffer.from(`\r\n${body}`)]));
+      rawBytes(t, Buffer.concat([Buffer.from(`${head}\r\nhost: x\r\nconnection: close\r\n`), bytes, Buffer.from(`\r\n${body}`)]));
     await exchange('PUT /disposition HTTP/1.1', Buffer.from('content-length: 0\r\n'));
     const value = Buffer.concat([Buffer.from('attachment; filename="r'), Buffer.from('é', 'utf8'), Buffer.from([0x20, 0xfc]), Buffer.from('.txt"')]);
     const put = await exchange('PUT /disposition/k HTTP/1.1', Buffer.concat([Buffer.from('content-length: 1\r\ncontent-disposition: '), value, Buffer.from('\r\n')]), 'x');
@@ -216,7 +211,7 @@ describe('non-ASCII header values go out as stored', () => {
 });
 
 describe('S3 response-* overrides must be header values', () => {
-  it('InvalidArgument for what ISO-8859-1 cannot carry, naming the parameter; Latin-1 passes', async () => {
+  it('InvalidArgument for what ISO-8859-1 cannot carry, naming the parameter; Latin-1 passes', async ({ server: t }) => {
     const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
     await s3.send(new CreateBucketCommand({ Bucket: 'overrides' }));
     await s3.send(new PutObjectCommand({ Bucket: 'overrides', Key: 'k', Body: 'x' }));
@@ -242,7 +237,7 @@ describe('S3 response-* overrides must be header values', () => {
 });
 
 describe("S3: a request no operation matches is the client's mistake, not NotImplemented", () => {
-  it('405 MethodNotAllowed naming the resource type; an empty bucket segment is InvalidBucketName', async () => {
+  it('405 MethodNotAllowed naming the resource type; an empty bucket segment is InvalidBucketName', async ({ server: t }) => {
     const auth = { authorization: authorization('s3') };
     await send(t.endpoint, { method: 'PUT', path: '/routes-bucket', headers: auth });
     const cases: [string, string, number, string, string?][] = [
@@ -264,7 +259,7 @@ describe("S3: a request no operation matches is the client's mistake, not NotImp
 });
 
 describe('CloudFormation checks every action against the model first', () => {
-  it('an enum, a pattern, a length or a required member the model sets is a ValidationError, changing nothing', async () => {
+  it('an enum, a pattern, a length or a required member the model sets is a ValidationError, changing nothing', async ({ server: t }) => {
     const cfn = new CloudFormationClient({ ...t.clientConfig, maxAttempts: 1 });
     const template = JSON.stringify({ Resources: { H: { Type: 'AWS::CloudFormation::WaitConditionHandle' } } });
     await cfn.send(new CreateStackCommand({ StackName: 'model-checked', TemplateBody: template }));
@@ -299,9 +294,9 @@ describe('CloudFormation checks every action against the model first', () => {
 });
 
 describe('bytes that fail to parse after a complete request', () => {
-  it('the request is answered first, then the error, so the client never takes the error for its fate', async () => {
+  it('the request is answered first, then the error, so the client never takes the error for its fate', async ({ server: t }) => {
     await send(t.endpoint, { method: 'PUT', path: '/pipelined', headers: { authorization: authorization('s3') } });
-    const answer = await rawExchange(
+    const answer = await rawExchange(t, 
       `PUT /pipelined/k HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('s3')}\r\ncontent-length: 4\r\n\r\nbodyEXTRA-NOT-HTTP\r\n\r\n`,
     );
     const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
@@ -312,7 +307,7 @@ describe('bytes that fail to parse after a complete request', () => {
 });
 
 describe('patterns a client supplies cannot stall the server', () => {
-  it('S3 CORS: more than one wildcard in an origin or header is refused as AWS does; one is matched linearly', async () => {
+  it('S3 CORS: more than one wildcard in an origin or header is refused as AWS does; one is matched linearly', async ({ server: t }) => {
     const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
     await s3.send(new CreateBucketCommand({ Bucket: 'cors-wildcards' }));
     const evil = `${'*a'.repeat(16)}*b`;
@@ -349,7 +344,7 @@ describe('patterns a client supplies cannot stall the server', () => {
 });
 
 describe('SSM AllowedPattern runs time-limited', () => {
-  it('a catastrophic pattern is a ParameterPatternMismatchException in well under a second, storing nothing', async () => {
+  it('a catastrophic pattern is a ParameterPatternMismatchException in well under a second, storing nothing', async ({ server: t }) => {
     const put = (Name: string, Value: string, AllowedPattern: string) =>
       send(
         t.endpoint,
@@ -378,7 +373,7 @@ describe('SSM AllowedPattern runs time-limited', () => {
 });
 
 describe('CloudFormation parameter AllowedPattern runs time-limited', () => {
-  it('a catastrophic pattern is the usual ValidationError in well under a second, creating nothing', async () => {
+  it('a catastrophic pattern is the usual ValidationError in well under a second, creating nothing', async ({ server: t }) => {
     const cfn = new CloudFormationClient({ ...t.clientConfig, maxAttempts: 1 });
     const template = JSON.stringify({
       Parameters: { P: { Type: 'String', AllowedPattern: '(a+)+$' } },
@@ -396,7 +391,7 @@ describe('CloudFormation parameter AllowedPattern runs time-limited', () => {
 });
 
 describe('CloudFormation stack-policy wildcards are matched linearly', () => {
-  it('a policy resource of *A*A*…*B against a long logical id decides at once', async () => {
+  it('a policy resource of *A*A*…*B against a long logical id decides at once', async ({ server: t }) => {
     const cfn = new CloudFormationClient({ ...t.clientConfig, maxAttempts: 1 });
     const id = 'A'.repeat(200);
     const template = (value: string) =>
@@ -419,7 +414,7 @@ describe('CloudFormation stack-policy wildcards are matched linearly', () => {
 });
 
 describe('methods no operation uses', () => {
-  it("TRACE, PROPFIND, QUERY, SEARCH: S3 answers 405 MethodNotAllowed in its shape, never fastify's 404 page or a 500", async () => {
+  it("TRACE, PROPFIND, QUERY, SEARCH: S3 answers 405 MethodNotAllowed in its shape, never fastify's 404 page or a 500", async ({ server: t }) => {
     for (const method of ['TRACE', 'PROPFIND', 'QUERY', 'SEARCH', 'MKCOL']) {
       const res = await send(t.endpoint, { method, path: '/some-bucket/key', headers: { authorization: authorization('s3') } });
       expect([method, res.status, readError('rest-xml', method, res).code]).toEqual([method, 405, 'MethodNotAllowed']);
@@ -428,7 +423,7 @@ describe('methods no operation uses', () => {
 });
 
 describe('a client that goes away mid-body', () => {
-  it('is not logged as an internal error by any service, and changes nothing', async () => {
+  it('is not logged as an internal error by any service, and changes nothing', async ({ server: t }) => {
     const log = t.server.runtime.log;
     const original = log.error;
     const logged: string[] = [];

@@ -14,25 +14,20 @@ import {
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { serviceModel } from '../../src/model/service-model.js';
 import { routes } from '../../src/services/s3/routes.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import { runSweep } from './sweep.js';
 import { xmlAttacks } from './xml-attacks.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
 describe('hostile-input sweep: S3', () => {
-  it('every operation, every mutation, never a 500', async () => {
+  it('every operation, every mutation, never a 500', async ({ server: t }) => {
     const s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
     const result = await runSweep(t, {
       service: { id: 's3', protocol: 'rest-xml', model: serviceModel('s3') },
-      operations: Object.keys(routes.handlers).filter((op) => op !== 'PreflightCors'),
+      operations: servedOperations(routes).filter((op) => op !== 'PreflightCors'),
       seed: 505,
       budget: 26,
       strictModel: false,

@@ -12,18 +12,14 @@ import * as s3Sdk from '@aws-sdk/client-s3';
 import * as s3tSdk from '@aws-sdk/client-s3tables';
 import * as ssmSdk from '@aws-sdk/client-ssm';
 import * as stsSdk from '@aws-sdk/client-sts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { serviceModel, type ServiceId, type ServiceModel } from '../../src/model/service-model.js';
 import { SERVICES } from '../../src/services/registry.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { sampleInput, type Fixtures } from './model-inputs.js';
 import { Findings, healthy, knownCodes, type Protocol } from './support.js';
+import { servedOperations } from '../../src/services/service-routes.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
 interface HttpRequestLike {
   method: string;
@@ -102,7 +98,7 @@ interface ServiceErrorLike {
 
 const template = JSON.stringify({ Resources: { H: { Type: 'AWS::CloudFormation::WaitConditionHandle' } } });
 
-function services(): SdkService[] {
+function services(t: TestServer): SdkService[] {
   return [
     {
       id: 's3tables', protocol: 'rest-json', sdk: s3tSdk, client: 'S3TablesClient',
@@ -161,9 +157,9 @@ function acceptable(model: ServiceModel, protocol: Protocol, operation: string, 
 }
 
 describe('hostile-input sweep through the SDK clients', () => {
-  it('every served operation, required members left out and serialized requests corrupted, reads as a client error', async () => {
+  it('every served operation, required members left out and serialized requests corrupted, reads as a client error', async ({ server: t }) => {
     const findings = new Findings();
-    for (const svc of services()) {
+    for (const svc of services(t)) {
       const model = serviceModel(svc.id);
       const routes = await SERVICES.find((s) => s.id === svc.id)!.load();
       const fixtures = await svc.fixtures();
@@ -180,7 +176,7 @@ describe('hostile-input sweep through the SDK clients', () => {
         },
         { step: 'finalizeRequest', priority: 'low', name: 'robustnessCorruption' },
       );
-      for (const operation of Object.keys(routes.handlers)) {
+      for (const operation of servedOperations(routes)) {
         const Command = svc.sdk[`${operation}Command`] as (new (input: object) => unknown) | undefined;
         if (!Command || !model.operations[operation]) continue;
         const op = model.operations[operation]!;

@@ -15,20 +15,12 @@ import {
   paginateListTableBuckets,
   S3TablesClient,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeBucket, uniqueName } from './helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import {  expectError, makeBucket, uniqueName } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = clients(t).s3t;
-});
-afterAll(async () => t.stop());
 
 describe('CreateTableBucket', () => {
-  it('creates a bucket whose ARN, id, owner, type and creation time GetTableBucket reports', async () => {
+  it('creates a bucket whose ARN, id, owner, type and creation time GetTableBucket reports', async ({ server: t, s3tables: s3t }) => {
     const before = Date.now();
     const out = await s3t.send(new CreateTableBucketCommand({ name: 'analytics-1' }));
     expect(out.$metadata.httpStatusCode).toBe(200);
@@ -41,7 +33,7 @@ describe('CreateTableBucket', () => {
     expect(got.createdAt!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
-  it('answers the model constraint with Coral text and creates nothing', async () => {
+  it('answers the model constraint with Coral text and creates nothing', async ({ server: t, s3tables: s3t }) => {
     const err = await expectError(s3t.send(new CreateTableBucketCommand({ name: 'My-Bucket' })), 'BadRequestException', 400);
     expect(err.message).toBe(
       "1 validation error detected: Value 'My-Bucket' at 'name' failed to satisfy constraint: Member must satisfy regular expression pattern: [0-9a-z-]*",
@@ -52,7 +44,7 @@ describe('CreateTableBucket', () => {
     expect(listed.tableBuckets).toEqual([]);
   });
 
-  it.each([
+  it.for([
     ['-leading-hyphen'],
     ['trailing-hyphen-'],
     ['aws-reserved'],
@@ -64,7 +56,7 @@ describe('CreateTableBucket', () => {
     ['name--ol-s3'],
     ['name--x-s3'],
     ['name--table-s3'],
-  ])('refuses %s by the naming rules', async (name) => {
+  ])('refuses %s by the naming rules', async ([name], { s3tables: s3t }) => {
     const err = await expectError(s3t.send(new CreateTableBucketCommand({ name })), 'BadRequestException', 400);
     expect(err.message).toBe('The specified bucket name is not valid.');
     await expectError(
@@ -74,7 +66,7 @@ describe('CreateTableBucket', () => {
     );
   });
 
-  it('refuses a second bucket of the same name in the same account and region with ConflictException', async () => {
+  it('refuses a second bucket of the same name in the same account and region with ConflictException', async ({ server: t, s3tables: s3t }) => {
     await makeBucket(s3t, 'twice');
     const err = await expectError(s3t.send(new CreateTableBucketCommand({ name: 'twice' })), 'ConflictException', 409);
     expect(err.message).toBe('The bucket that you tried to create already exists, and you own it.');
@@ -82,7 +74,7 @@ describe('CreateTableBucket', () => {
     expect(listed.tableBuckets!.map((b) => b.name)).toEqual(['twice']);
   });
 
-  it('scopes names by account and region', async () => {
+  it('scopes names by account and region', async ({ server: t, s3tables: s3t }) => {
     await makeBucket(s3t, 'shared-name');
     const west = new S3TablesClient({ ...t.clientConfig, region: 'eu-west-1', maxAttempts: 1 });
     const other = new S3TablesClient({
@@ -99,7 +91,7 @@ describe('CreateTableBucket', () => {
     expect((await west.send(new ListTableBucketsCommand({}))).tableBuckets!.map((b) => b.name)).toEqual(['shared-name']);
   });
 
-  it('applies encryption and tags given at creation, and validates them first', async () => {
+  it('applies encryption and tags given at creation, and validates them first', async ({ server: t, s3tables: s3t }) => {
     const kms = 'arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab';
     const arn = (
       await s3t.send(
@@ -129,7 +121,7 @@ describe('CreateTableBucket', () => {
 });
 
 describe('GetTableBucket', () => {
-  it('answers NotFoundException for an unknown bucket and a validation error for a malformed ARN', async () => {
+  it('answers NotFoundException for an unknown bucket and a validation error for a malformed ARN', async ({ server: t, s3tables: s3t }) => {
     const missing = await expectError(
       s3t.send(new GetTableBucketCommand({ tableBucketARN: 'arn:aws:s3tables:us-east-1:000000000000:bucket/nope' })),
       'NotFoundException',
@@ -142,7 +134,7 @@ describe('GetTableBucket', () => {
 });
 
 describe('ListTableBuckets', () => {
-  it('pages through buckets by name with opaque tokens, and filters by prefix and type', async () => {
+  it('pages through buckets by name with opaque tokens, and filters by prefix and type', async ({ server: t, s3tables: s3t }) => {
     const names = ['page-a', 'page-b', 'page-c', 'page-d', 'page-e'];
     for (const n of [...names].reverse()) await makeBucket(s3t, n);
     await makeBucket(s3t, 'other-prefix');
@@ -172,7 +164,7 @@ describe('ListTableBuckets', () => {
     expect((await s3t.send(new ListTableBucketsCommand({ prefix: 'page-', type: 'customer' }))).tableBuckets).toHaveLength(5);
   });
 
-  it('refuses a token it did not issue, a token used with other filters, and an out-of-range page size', async () => {
+  it('refuses a token it did not issue, a token used with other filters, and an out-of-range page size', async ({ server: t, s3tables: s3t }) => {
     const err = await expectError(s3t.send(new ListTableBucketsCommand({ continuationToken: 'garbage' })), 'BadRequestException', 400);
     expect(err.message).toBe('The continuation token is not valid.');
     for (let i = 0; i < 3; i++) await makeBucket(s3t, `tok-${i}`);
@@ -190,7 +182,7 @@ describe('ListTableBuckets', () => {
 });
 
 describe('DeleteTableBucket', () => {
-  it('refuses a bucket that still has namespaces (400, as AWS), then deletes it once empty', async () => {
+  it('refuses a bucket that still has namespaces (400, as AWS), then deletes it once empty', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t, 'to-delete');
     await s3t.send(new CreateNamespaceCommand({ tableBucketARN: arn, namespace: ['ns'] }));
     const err = await expectError(s3t.send(new DeleteTableBucketCommand({ tableBucketARN: arn })), 'BadRequestException', 400);
@@ -206,7 +198,7 @@ describe('DeleteTableBucket', () => {
     expect((await s3t.send(new CreateTableBucketCommand({ name: 'to-delete' }))).arn).toBe(arn);
   });
 
-  it('answers NotFoundException for a bucket that never existed', async () => {
+  it('answers NotFoundException for a bucket that never existed', async ({ server: t, s3tables: s3t }) => {
     await expectError(
       s3t.send(new DeleteTableBucketCommand({ tableBucketARN: `arn:aws:s3tables:us-east-1:000000000000:bucket/${uniqueName('never-')}` })),
       'NotFoundException',

@@ -6,16 +6,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { icebergMetadata } from 'icebird';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 
 const run = promisify(execFile);
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
 const QUICK_START = `
 ARN=$(aws s3tables create-table-bucket --name analytics --query arn --output text)
@@ -26,14 +20,14 @@ aws s3tables get-table-metadata-location --table-bucket-arn "$ARN" --namespace s
 `;
 
 describe('aws CLI quick start', () => {
-  it('has the s3tables commands', async () => {
+  it('has the s3tables commands', async ({ server: t }) => {
     const { stdout } = await run('aws', ['s3tables', 'help'], { env: t.env, maxBuffer: 8 << 20 });
     for (const command of ['create-table-bucket', 'create-namespace', 'create-table', 'get-table-metadata-location', 'update-table-metadata-location']) {
       expect(stdout).toContain(command);
     }
   });
 
-  it('runs verbatim and prints a metadata location holding a readable metadata.json', async () => {
+  it('runs verbatim and prints a metadata location holding a readable metadata.json', async ({ server: t }) => {
     // `set -e` and the markers only frame the quick start; its lines run as written.
     const script = `set -e\n${QUICK_START.trim().split('\n').reduce<string[]>((out, line) => {
       if (line.startsWith('aws ') || line.startsWith('ARN=')) out.push(`echo '@@@'`);

@@ -11,20 +11,11 @@ import {
   GetTableReplicationCommand,
   GetTableReplicationStatusCommand,
   PutTableBucketReplicationCommand,
-  PutTableReplicationCommand,
-  S3TablesClient,
+  PutTableReplicationCommand
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeBucket, makeTable } from './helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import {  expectError, makeBucket, makeTable } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = clients(t).s3t;
-});
-afterAll(async () => t.stop());
 
 const ROLE = 'arn:aws:iam::000000000000:role/s3tables-replication';
 const config = (...destinations: string[]) => ({
@@ -33,7 +24,7 @@ const config = (...destinations: string[]) => ({
 });
 
 describe('table bucket replication', () => {
-  it('creates, reads, replaces with the current token and deletes a configuration', async () => {
+  it('creates, reads, replaces with the current token and deletes a configuration', async ({ server: t, s3tables: s3t }) => {
     const source = await makeBucket(s3t);
     const dest1 = 'arn:aws:s3tables:us-west-2:000000000000:bucket/replica-one';
     const dest2 = 'arn:aws:s3tables:eu-west-1:111122223333:bucket/replica-two';
@@ -79,7 +70,7 @@ describe('table bucket replication', () => {
     await expectError(s3t.send(new DeleteTableBucketReplicationCommand({ tableBucketARN: source })), 'NotFoundException', 404);
   });
 
-  it('refuses invalid configurations: bad role, no or too many destinations, itself, duplicates', async () => {
+  it('refuses invalid configurations: bad role, no or too many destinations, itself, duplicates', async ({ server: t, s3tables: s3t }) => {
     const source = await makeBucket(s3t);
     const d = (i: number) => `arn:aws:s3tables:us-west-2:000000000000:bucket/replica-${i}`;
     const role = await expectError(
@@ -106,7 +97,7 @@ describe('table bucket replication', () => {
 });
 
 describe('table replication', () => {
-  it('creates, reads, replaces and deletes a table configuration with version tokens', async () => {
+  it('creates, reads, replaces and deletes a table configuration with version tokens', async ({ server: t, s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     const dest = 'arn:aws:s3tables:us-west-2:000000000000:bucket/table-replica';
     await expectError(s3t.send(new GetTableReplicationCommand({ tableArn: tb.tableArn })), 'NotFoundException', 404);
@@ -125,7 +116,7 @@ describe('table replication', () => {
     expect(put.versionToken).not.toBe(tb.versionToken);
   });
 
-  it('answers DeleteTableReplication without its required versionToken with a validation error', async () => {
+  it('answers DeleteTableReplication without its required versionToken with a validation error', async ({ server: t, s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     const res = await fetch(`${t.endpoint}/table-replication?tableArn=${encodeURIComponent(tb.tableArn)}`, {
       method: 'DELETE',
@@ -145,7 +136,7 @@ describe('table replication', () => {
 });
 
 describe('GetTableReplicationStatus', () => {
-  it('reports every destination pending — from the table’s configuration, else its bucket’s — and 404 without any', async () => {
+  it('reports every destination pending — from the table’s configuration, else its bucket’s — and 404 without any', async ({ server: t, s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     await expectError(s3t.send(new GetTableReplicationStatusCommand({ tableArn: tb.tableArn })), 'NotFoundException', 404);
     const bucketDest = 'arn:aws:s3tables:us-west-2:000000000000:bucket/bucket-level';

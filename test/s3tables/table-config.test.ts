@@ -19,26 +19,18 @@ import {
   PutTableRecordExpirationConfigurationCommand,
   S3TablesClient,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeTable } from './helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import {  expectError, makeTable } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = clients(t).s3t;
-});
-afterAll(async () => t.stop());
 
-async function table() {
+async function table(s3t: S3TablesClient) {
   const tb = await makeTable(s3t);
   return { ...tb, key: { tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name } };
 }
 
 describe('table encryption and storage class', () => {
-  it('report what the table was created with', async () => {
-    const { key } = await table();
+  it('report what the table was created with', async ({ server: t, s3tables: s3t }) => {
+    const { key } = await table(s3t);
     const enc = await s3t.send(new GetTableEncryptionCommand(key));
     expect(enc.$metadata.httpStatusCode).toBe(200);
     expect(enc.encryptionConfiguration).toEqual({ sseAlgorithm: 'AES256' });
@@ -47,8 +39,8 @@ describe('table encryption and storage class', () => {
     expect(sc.storageClassConfiguration).toEqual({ storageClass: 'STANDARD' });
   });
 
-  it('answer 404 for a table that does not exist', async () => {
-    const { key } = await table();
+  it('answer 404 for a table that does not exist', async ({ server: t, s3tables: s3t }) => {
+    const { key } = await table(s3t);
     const err = await expectError(s3t.send(new GetTableEncryptionCommand({ ...key, name: 'absent' })), 'NotFoundException', 404);
     expect(err.message).toBe('The specified table does not exist.');
     await expectError(s3t.send(new GetTableStorageClassCommand({ ...key, namespace: 'absent' })), 'NotFoundException', 404);
@@ -56,8 +48,8 @@ describe('table encryption and storage class', () => {
 });
 
 describe('table maintenance', () => {
-  it('reports AWS’s defaults and stores changes per type', async () => {
-    const { key, tableArn } = await table();
+  it('reports AWS’s defaults and stores changes per type', async ({ server: t, s3tables: s3t }) => {
+    const { key, tableArn } = await table(s3t);
     const initial = await s3t.send(new GetTableMaintenanceConfigurationCommand(key));
     expect(initial.$metadata.httpStatusCode).toBe(200);
     expect(initial.tableARN).toBe(tableArn);
@@ -86,8 +78,8 @@ describe('table maintenance', () => {
     });
   });
 
-  it('refuses a target file size outside 64–512 MB, settings of another type and an unknown type', async () => {
-    const { key } = await table();
+  it('refuses a target file size outside 64–512 MB, settings of another type and an unknown type', async ({ server: t, s3tables: s3t }) => {
+    const { key } = await table(s3t);
     for (const size of [32, 1024]) {
       const err = await expectError(
         s3t.send(new PutTableMaintenanceConfigurationCommand({ ...key, type: 'icebergCompaction', value: { settings: { icebergCompaction: { targetFileSizeMB: size } } } })),
@@ -122,8 +114,8 @@ describe('table maintenance', () => {
 });
 
 describe('table maintenance job status', () => {
-  it('says honestly that no job has run: Not_Yet_Run when enabled, Disabled when disabled', async () => {
-    const { key, tableArn, bucketArn } = await table();
+  it('says honestly that no job has run: Not_Yet_Run when enabled, Disabled when disabled', async ({ server: t, s3tables: s3t }) => {
+    const { key, tableArn, bucketArn } = await table(s3t);
     const initial = await s3t.send(new GetTableMaintenanceJobStatusCommand(key));
     expect(initial.$metadata.httpStatusCode).toBe(200);
     expect(initial.tableARN).toBe(tableArn);
@@ -150,8 +142,8 @@ describe('table policy', () => {
     Statement: [{ Effect: 'Deny', Principal: '*', Action: 's3tables:DeleteTable', Resource: '*' }],
   });
 
-  it('stores, reads and deletes a table policy; 404 when none', async () => {
-    const { key } = await table();
+  it('stores, reads and deletes a table policy; 404 when none', async ({ server: t, s3tables: s3t }) => {
+    const { key } = await table(s3t);
     const none = await expectError(s3t.send(new GetTablePolicyCommand(key)), 'NotFoundException', 404);
     expect(none.message).toBe('The specified table policy does not exist.');
     const put = await s3t.send(new PutTablePolicyCommand({ ...key, resourcePolicy: policy }));
@@ -165,8 +157,8 @@ describe('table policy', () => {
     await expectError(s3t.send(new DeleteTablePolicyCommand(key)), 'NotFoundException', 404);
   });
 
-  it('refuses a malformed policy and an empty one, keeping the stored policy', async () => {
-    const { key } = await table();
+  it('refuses a malformed policy and an empty one, keeping the stored policy', async ({ server: t, s3tables: s3t }) => {
+    const { key } = await table(s3t);
     await s3t.send(new PutTablePolicyCommand({ ...key, resourcePolicy: policy }));
     await expectError(s3t.send(new PutTablePolicyCommand({ ...key, resourcePolicy: '{"Statement": ' })), 'BadRequestException', 400);
     const empty = await expectError(s3t.send(new PutTablePolicyCommand({ ...key, resourcePolicy: '' })), 'BadRequestException', 400);
@@ -177,8 +169,8 @@ describe('table policy', () => {
 });
 
 describe('record expiration', () => {
-  it('reads as disabled with a Disabled job, and refuses Put on a customer table with 405', async () => {
-    const { tableArn, bucketArn } = await table();
+  it('reads as disabled with a Disabled job, and refuses Put on a customer table with 405', async ({ server: t, s3tables: s3t }) => {
+    const { tableArn, bucketArn } = await table(s3t);
     const got = await s3t.send(new GetTableRecordExpirationConfigurationCommand({ tableArn }));
     expect(got.$metadata.httpStatusCode).toBe(200);
     expect(got.configuration).toEqual({ status: 'disabled' });

@@ -9,51 +9,43 @@ import {
   TagResourceCommand,
   UntagResourceCommand,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeBucket, makeTable } from './helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import {  expectError, makeBucket, makeTable } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = clients(t).s3t;
-});
-afterAll(async () => t.stop());
 
-const list = async (resourceArn: string) => (await s3t.send(new ListTagsForResourceCommand({ resourceArn }))).tags;
+const list = async (s3t: S3TablesClient, resourceArn: string) => (await s3t.send(new ListTagsForResourceCommand({ resourceArn }))).tags;
 
 describe('TagResource, UntagResource and ListTagsForResource', () => {
-  it('tag a table bucket and a table independently, merge and overwrite keys, and remove keys', async () => {
+  it('tag a table bucket and a table independently, merge and overwrite keys, and remove keys', async ({ server: t, s3tables: s3t }) => {
     const tb = await makeTable(s3t, { tags: { created: 'with-table' } });
     const listed = await s3t.send(new ListTagsForResourceCommand({ resourceArn: tb.bucketArn }));
     expect(listed.$metadata.httpStatusCode).toBe(200);
     expect(listed.tags).toEqual({});
-    expect(await list(tb.tableArn)).toEqual({ created: 'with-table' });
+    expect(await list(s3t, tb.tableArn)).toEqual({ created: 'with-table' });
 
     const tagged = await s3t.send(new TagResourceCommand({ resourceArn: tb.bucketArn, tags: { env: 'dev', team: 'data', empty: '' } }));
     expect(tagged.$metadata.httpStatusCode).toBe(200);
     await s3t.send(new TagResourceCommand({ resourceArn: tb.bucketArn, tags: { env: 'prod', 'k:with/chars_+=.@-': 'v v' } }));
-    expect(await list(tb.bucketArn)).toEqual({ env: 'prod', team: 'data', empty: '', 'k:with/chars_+=.@-': 'v v' });
+    expect(await list(s3t, tb.bucketArn)).toEqual({ env: 'prod', team: 'data', empty: '', 'k:with/chars_+=.@-': 'v v' });
     await s3t.send(new TagResourceCommand({ resourceArn: tb.tableArn, tags: { owner: 'me' } }));
-    expect(await list(tb.tableArn)).toEqual({ created: 'with-table', owner: 'me' });
+    expect(await list(s3t, tb.tableArn)).toEqual({ created: 'with-table', owner: 'me' });
 
     const untagged = await s3t.send(new UntagResourceCommand({ resourceArn: tb.bucketArn, tagKeys: ['team', 'not-there', 'k:with/chars_+=.@-'] }));
     expect(untagged.$metadata.httpStatusCode).toBe(204);
-    expect(await list(tb.bucketArn)).toEqual({ env: 'prod', empty: '' });
+    expect(await list(s3t, tb.bucketArn)).toEqual({ env: 'prod', empty: '' });
     await s3t.send(new UntagResourceCommand({ resourceArn: tb.tableArn, tagKeys: ['created'] }));
-    expect(await list(tb.tableArn)).toEqual({ owner: 'me' });
+    expect(await list(s3t, tb.tableArn)).toEqual({ owner: 'me' });
   });
 
-  it('enforce the 50-tag limit, AWS’s key rules and lengths, changing nothing on failure', async () => {
+  it('enforce the 50-tag limit, AWS’s key rules and lengths, changing nothing on failure', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, `value${i}`]));
     await s3t.send(new TagResourceCommand({ resourceArn: arn, tags: fifty }));
     const over = await expectError(s3t.send(new TagResourceCommand({ resourceArn: arn, tags: { one: 'more' } })), 'BadRequestException', 400);
     expect(over.message).toBe('A resource can have at most 50 tags.');
     await s3t.send(new TagResourceCommand({ resourceArn: arn, tags: { key0: 'overwritten' } }));
-    expect(Object.keys((await list(arn))!)).toHaveLength(50);
-    expect((await list(arn))!.key0).toBe('overwritten');
+    expect(Object.keys((await list(s3t, arn))!)).toHaveLength(50);
+    expect((await list(s3t, arn))!.key0).toBe('overwritten');
 
     await expectError(s3t.send(new TagResourceCommand({ resourceArn: arn, tags: { 'aws:reserved': 'x' } })), 'BadRequestException', 400);
     await expectError(s3t.send(new TagResourceCommand({ resourceArn: arn, tags: { 'bad#key': 'x' } })), 'BadRequestException', 400);
@@ -61,10 +53,10 @@ describe('TagResource, UntagResource and ListTagsForResource', () => {
     expect(long.message).toContain('Member must have length less than or equal to 128');
     await expectError(s3t.send(new TagResourceCommand({ resourceArn: arn, tags: { k: 'v'.repeat(257) } })), 'BadRequestException', 400);
     await expectError(s3t.send(new CreateTableBucketCommand({ name: 'aws-tag-bucket', tags: { 'aws:x': 'y' } })), 'BadRequestException', 400);
-    expect(Object.keys((await list(arn))!)).toHaveLength(50);
+    expect(Object.keys((await list(s3t, arn))!)).toHaveLength(50);
   });
 
-  it('answer 404 for resources that do not exist and 400 for ARNs that are not S3 Tables resources', async () => {
+  it('answer 404 for resources that do not exist and 400 for ARNs that are not S3 Tables resources', async ({ server: t, s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     const missingTable = `${tb.bucketArn}/table/00000000-0000-4000-8000-000000000000`;
     await expectError(s3t.send(new ListTagsForResourceCommand({ resourceArn: missingTable })), 'NotFoundException', 404);

@@ -18,21 +18,13 @@ import {
   SSMClient,
   UnlabelParameterVersionCommand,
 } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { failure } from '../helpers/errors.js';
 
-let t: TestServer;
-let ssm: SSMClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  ssm = new SSMClient(t.clientConfig);
-});
-afterAll(async () => t.stop());
 
 
 describe('PutParameter and GetParameter', () => {
-  it('writes a String, reads it back with AWS fields, and versions overwrites', async () => {
+  it('writes a String, reads it back with AWS fields, and versions overwrites', async ({ server: t, ssm }) => {
     const put = await ssm.send(new PutParameterCommand({ Name: '/app/db/host', Value: 'db1', Type: 'String' }));
     expect(put).toMatchObject({ Version: 1, Tier: 'Standard' });
     const got = await ssm.send(new GetParameterCommand({ Name: '/app/db/host' }));
@@ -60,12 +52,12 @@ describe('PutParameter and GetParameter', () => {
     expect(latest.Parameter).toMatchObject({ Value: 'db2', Version: 2, Type: 'String' });
   });
 
-  it('answers a missing parameter with ParameterNotFound (no message, as AWS)', async () => {
+  it('answers a missing parameter with ParameterNotFound (no message, as AWS)', async ({ server: t, ssm }) => {
     const err = await failure(ssm.send(new GetParameterCommand({ Name: '/cdk-bootstrap/hnb659fds/version' })));
     expect(err).toMatchObject({ name: 'ParameterNotFound', status: 400 });
   });
 
-  it('keeps SecureString values opaque unless decryption is asked for', async () => {
+  it('keeps SecureString values opaque unless decryption is asked for', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/app/secret', Value: 'hunter2', Type: 'SecureString' }));
     const opaque = await ssm.send(new GetParameterCommand({ Name: '/app/secret' }));
     expect(opaque.Parameter?.Type).toBe('SecureString');
@@ -75,13 +67,13 @@ describe('PutParameter and GetParameter', () => {
     expect(clear.Parameter?.Value).toBe('hunter2');
   });
 
-  it('stores StringLists as written', async () => {
+  it('stores StringLists as written', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: 'zones', Value: 'a,b,c', Type: 'StringList' }));
     const got = await ssm.send(new GetParameterCommand({ Name: 'zones' }));
     expect(got.Parameter).toMatchObject({ Type: 'StringList', Value: 'a,b,c', ARN: expect.stringMatching(/:parameter\/zones$/) });
   });
 
-  it('reads older versions and labels through selectors', async () => {
+  it('reads older versions and labels through selectors', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/sel/p', Value: 'one', Type: 'String' }));
     await ssm.send(new PutParameterCommand({ Name: '/sel/p', Value: 'two', Overwrite: true }));
     await ssm.send(new PutParameterCommand({ Name: '/sel/p', Value: 'three', Overwrite: true }));
@@ -118,7 +110,7 @@ describe('PutParameter and GetParameter', () => {
     expect(rest.NextToken).toBeUndefined();
   });
 
-  it('reads a parameter by its ARN', async () => {
+  it('reads a parameter by its ARN', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/by/arn', Value: 'x', Type: 'String' }));
     const arn = 'arn:aws:ssm:us-east-1:000000000000:parameter/by/arn';
     expect((await ssm.send(new GetParameterCommand({ Name: arn }))).Parameter?.Name).toBe('/by/arn');
@@ -126,7 +118,7 @@ describe('PutParameter and GetParameter', () => {
     expect(otherAccount.name).toBe('ParameterNotFound');
   });
 
-  it('enforces AllowedPattern, value sizes per tier and policies only on Advanced', async () => {
+  it('enforces AllowedPattern, value sizes per tier and policies only on Advanced', async ({ server: t, ssm }) => {
     const bad = await failure(
       ssm.send(new PutParameterCommand({ Name: '/pat/port', Value: 'http', Type: 'String', AllowedPattern: '^\\d+$' })),
     );
@@ -165,7 +157,7 @@ describe('PutParameter and GetParameter', () => {
     expect(ok.Tier).toBe('Advanced');
   });
 
-  it('refuses bad names with AWS messages and writes nothing', async () => {
+  it('refuses bad names with AWS messages and writes nothing', async ({ server: t, ssm }) => {
     const cases: [string, string, RegExp][] = [
       ['awsfoo', 'ValidationException', /^Parameter name: can't be prefixed with "aws" or "ssm" \(case-insensitive\)\.$/],
       ['/ssm/x', 'ValidationException', /can't be prefixed with "ssm"/],
@@ -193,7 +185,7 @@ describe('PutParameter and GetParameter', () => {
     expect(listed.Parameters).toEqual([]);
   });
 
-  it('scopes parameters by account and region', async () => {
+  it('scopes parameters by account and region', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/scoped', Value: 'mine', Type: 'String' }));
     const other = new SSMClient({ ...t.clientConfig, credentials: { accessKeyId: '111122223333', secretAccessKey: 'x' } });
     const west = new SSMClient({ ...t.clientConfig, region: 'us-west-2' });
@@ -207,7 +199,7 @@ describe('PutParameter and GetParameter', () => {
 });
 
 describe('GetParameters, deletes and tags', () => {
-  it('returns found parameters and lists the rest as invalid', async () => {
+  it('returns found parameters and lists the rest as invalid', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/multi/a', Value: 'A', Type: 'String' }));
     await ssm.send(new PutParameterCommand({ Name: '/multi/b', Value: 'B', Type: 'String' }));
     const res = await ssm.send(
@@ -223,7 +215,7 @@ describe('GetParameters, deletes and tags', () => {
     expect(tooMany).toMatchObject({ name: 'ValidationException', status: 400 });
   });
 
-  it('deletes one or many, reporting what was missing', async () => {
+  it('deletes one or many, reporting what was missing', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/del/a', Value: 'A', Type: 'String' }));
     await ssm.send(new PutParameterCommand({ Name: '/del/b', Value: 'B', Type: 'String' }));
     await ssm.send(new PutParameterCommand({ Name: '/del/c', Value: 'C', Type: 'String' }));
@@ -239,7 +231,7 @@ describe('GetParameters, deletes and tags', () => {
     expect((await ssm.send(new PutParameterCommand({ Name: '/del/b', Value: 'B', Type: 'String' }))).Version).toBe(1);
   });
 
-  it('tags on create and through the tagging operations; refuses tags with Overwrite', async () => {
+  it('tags on create and through the tagging operations; refuses tags with Overwrite', async ({ server: t, ssm }) => {
     await ssm.send(
       new PutParameterCommand({ Name: '/tagged', Value: 'v', Type: 'String', Tags: [{ Key: 'team', Value: 'data' }] }),
     );

@@ -15,24 +15,16 @@ import {
   GetSessionTokenCommand,
   STSClient,
 } from '@aws-sdk/client-sts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { failure } from '../helpers/errors.js';
 
 const run = promisify(execFile);
-let t: TestServer;
-let sts: STSClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  sts = new STSClient(t.clientConfig);
-});
-afterAll(async () => t.stop());
 
 
 const DEPLOY_ROLE = 'arn:aws:iam::222233334444:role/cdk-hnb659fds-deploy-role-222233334444-us-east-1';
 
 describe('GetCallerIdentity', () => {
-  it('answers with the account of the access key and an IAM user ARN', async () => {
+  it('answers with the account of the access key and an IAM user ARN', async ({ server: t, sts }) => {
     const me = await sts.send(new GetCallerIdentityCommand({}));
     expect(me).toMatchObject({ Account: '000000000000', Arn: 'arn:aws:iam::000000000000:user/overcast' });
     expect(me.UserId).toMatch(/^AIDA[A-Z2-7]{17}$/);
@@ -44,7 +36,7 @@ describe('GetCallerIdentity', () => {
 });
 
 describe('AssumeRole', () => {
-  it('issues credentials for the role account that act as the assumed role', async () => {
+  it('issues credentials for the role account that act as the assumed role', async ({ server: t, sts }) => {
     const before = Date.now();
     const res = await sts.send(new AssumeRoleCommand({ RoleArn: DEPLOY_ROLE, RoleSessionName: 'aws-cdk-dev' }));
     const c = res.Credentials!;
@@ -82,7 +74,7 @@ describe('AssumeRole', () => {
     expect(mine.Buckets?.map((b) => b.Name) ?? []).not.toContain('made-by-the-deploy-role');
   });
 
-  it('uses the last path segment as the role name and honours DurationSeconds', async () => {
+  it('uses the last path segment as the role name and honours DurationSeconds', async ({ server: t, sts }) => {
     const res = await sts.send(
       new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::123456789012:role/team/ops/Admin', RoleSessionName: 's@x.com', DurationSeconds: 900 }),
     );
@@ -92,7 +84,7 @@ describe('AssumeRole', () => {
     expect(ttl).toBeLessThanOrEqual(900_000);
   });
 
-  it('refuses invalid input with ValidationError and AWS messages', async () => {
+  it('refuses invalid input with ValidationError and AWS messages', async ({ server: t, sts }) => {
     const session = await failure(sts.send(new AssumeRoleCommand({ RoleArn: DEPLOY_ROLE, RoleSessionName: 'has space' })));
     expect(session).toMatchObject({ name: 'ValidationError', status: 400 });
     expect(session.message).toBe(
@@ -112,7 +104,7 @@ describe('AssumeRole', () => {
     expect(policy).toMatchObject({ name: 'MalformedPolicyDocumentException', status: 400 });
   });
 
-  it('caps role chaining at one hour', async () => {
+  it('caps role chaining at one hour', async ({ server: t, sts }) => {
     const first = await sts.send(new AssumeRoleCommand({ RoleArn: DEPLOY_ROLE, RoleSessionName: 'first' }));
     const c = first.Credentials!;
     const chained = new STSClient({
@@ -130,7 +122,7 @@ describe('AssumeRole', () => {
 });
 
 describe('GetSessionToken and AssumeRoleWithWebIdentity', () => {
-  it('issues session tokens that keep the user identity, and refuses them for session credentials', async () => {
+  it('issues session tokens that keep the user identity, and refuses them for session credentials', async ({ server: t, sts }) => {
     const res = await sts.send(new GetSessionTokenCommand({ DurationSeconds: 3600 }));
     const c = res.Credentials!;
     expect(c.AccessKeyId).toMatch(/^ASIA000000000000/);
@@ -143,7 +135,7 @@ describe('GetSessionToken and AssumeRoleWithWebIdentity', () => {
     expect(err).toMatchObject({ name: 'AccessDenied', status: 403 });
   });
 
-  it('exchanges a web identity token (sent unsigned) for role credentials', async () => {
+  it('exchanges a web identity token (sent unsigned) for role credentials', async ({ server: t, sts }) => {
     const jwt = [
       Buffer.from('{"alg":"none"}').toString('base64url'),
       Buffer.from(JSON.stringify({ sub: 'repo:org/app', aud: 'sts.amazonaws.com', iss: 'https://token.example.com' })).toString(
@@ -169,7 +161,7 @@ describe('GetSessionToken and AssumeRoleWithWebIdentity', () => {
 });
 
 describe('aws sts (CLI)', () => {
-  it('get-caller-identity and assume-role', async () => {
+  it('get-caller-identity and assume-role', async ({ server: t, sts }) => {
     const who = JSON.parse((await run('aws', ['sts', 'get-caller-identity', '--output', 'json'], { env: t.env })).stdout);
     expect(who).toMatchObject({ Account: '000000000000', Arn: 'arn:aws:iam::000000000000:user/overcast' });
     const assumed = JSON.parse(

@@ -5,22 +5,27 @@
  * expects), DeleteChangeSet (a missing name on an existing stack succeeds) and ListChangeSets.
  * Changes are computed while CreateChangeSet runs, so the first DescribeChangeSet already says
  * CREATE_COMPLETE — or FAILED with AWS's "didn't contain changes" reason.
+ *
+ * createChangeSet is one long function on purpose: its checks run in AWS's order, which reads best
+ * top to bottom.
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
 import type { ChangeSetRow, StackRow } from '../../store/cloudformation-repo.js';
-import { cfnErrors, checkInput, NO_CHANGES_REASON, validation } from './errors.js';
+import { cfnErrors, checkInput, NO_CHANGES_REASON, validation } from './requests/errors.js';
 import { computeChanges } from './engine/changes.js';
 import { EventLog } from './engine/events.js';
-import { settled } from './engine/operation.js';
+import { settled } from './engine/stack-queue.js';
 import { toChange, type ResourcePlan } from './engine/plan.js';
-import { loadEngine, newJournal, prepareDeployment, startCreate, startUpdate } from './engine/start.js';
-import { parameterInputs, sameSettings, tagsOf } from './inputs.js';
-import { decodeToken, encodeToken, findStack, isNumberCursor } from './lookup.js';
-import { changeSetArn, checkChangeSetName, checkStackName, isArn } from './naming.js';
-import { parameterShape } from './shapes.js';
-import { cfnRepo, emptyStackData, stackData, UPDATABLE, type StackData, type StoredParameter } from './state.js';
-import { templateText } from './template-source.js';
+import { newJournal, prepareDeployment } from './engine/deployment.js';
+import { startCreate, startUpdate } from './engine/start.js';
+import { parameterInputs, requestedSettings } from './requests/inputs.js';
+import { decodeToken, encodeToken, findStack, isNumberCursor } from './requests/lookup.js';
+import { changeSetArn, isArn, stackArn } from './engine/arns.js';
+import { checkChangeSetName, checkStackName } from './requests/name-rules.js';
+import { parameterShape } from './requests/shapes.js';
+import { cfnRepo, emptyStackData, sameSettings, stackData, UPDATABLE, type StackData, type StoredParameter } from './engine/state.js';
+import { templateText } from './engine/template-source.js';
 
 interface ChangeSetData {
   type: 'CREATE' | 'UPDATE';
@@ -95,16 +100,9 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
     if (clash.status !== 'FAILED') throw cfnErrors.changeSetExists(name);
     repo.deleteChangeSet(clash.id);
   }
-  await loadEngine();
-  const stackId = stack?.id ?? (await import('./naming.js')).stackArn(ctx, stackName);
+  const stackId = stack?.id ?? stackArn(ctx, stackName);
   const before = stack && stack.status !== 'REVIEW_IN_PROGRESS' ? stackData(stack) : undefined;
-  const settings: Omit<StackData, 'parameters' | 'outputs'> = {
-    ...(before ?? emptyStackData()),
-    ...(input.Tags !== undefined ? { tags: tagsOf(input.Tags) } : {}),
-    capabilities: input.Capabilities ?? [],
-    ...(input.NotificationARNs !== undefined ? { notificationArns: input.NotificationARNs } : {}),
-    ...(input.RoleARN ? { roleArn: input.RoleARN } : {}),
-  };
+  const settings = requestedSettings(before ?? emptyStackData(), input);
   const d = prepareDeployment(ctx, {
     stackName: stack?.name ?? stackName,
     stackId,
@@ -226,7 +224,6 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
   }
   if (data.type === 'CREATE' && stack.status !== 'REVIEW_IN_PROGRESS') throw cfnErrors.cannotUpdate(stack.id, stack.status);
   if (data.type === 'UPDATE' && !UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
-  await loadEngine();
   const before = data.type === 'UPDATE' ? stackData(stack) : undefined;
   const d = prepareDeployment(ctx, {
     stackName: stack.name,

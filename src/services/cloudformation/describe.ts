@@ -8,11 +8,11 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { cfnErrors, checkInput, validation } from './errors.js';
-import { settled } from './engine/operation.js';
-import { decodeToken, encodeToken, findStack, isNumberCursor, requireStack } from './lookup.js';
-import { eventShape, resourceDetailShape, resourceShape, resourceSummaryShape, stackShape, stackSummaryShape } from './shapes.js';
-import { cfnRepo, stackData } from './state.js';
+import { cfnErrors, checkInput, validation } from './requests/errors.js';
+import { settled } from './engine/stack-queue.js';
+import { decodeToken, encodeToken, findStack, isNumberCursor, requireStack } from './requests/lookup.js';
+import { eventShape, resourceDetailShape, resourceShape, resourceSummaryShape, stackShape, stackSummaryShape } from './requests/shapes.js';
+import { cfnRepo, stackData } from './engine/state.js';
 
 const STACK_PAGE = 100;
 const EVENT_PAGE = 100;

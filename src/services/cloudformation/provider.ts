@@ -23,5 +23,5 @@ export {
   getTemplate,
 } from './describe.js';
 export { createChangeSet, describeChangeSet, executeChangeSet, deleteChangeSet, listChangeSets } from './change-sets.js';
-export { getTemplateSummary, validateTemplate } from './template-api.js';
-export { listExports, listImports } from './exports.js';
+export { getTemplateSummary, validateTemplate } from './templates.js';
+export { listExports, listImports } from './list-exports.js';

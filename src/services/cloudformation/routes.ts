@@ -4,12 +4,13 @@
  */
 import { serviceModel } from '../../model/service-model.js';
 import { queryCodec } from '../../wire/query.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
+import type { CloudFormationOperations } from '../../model/operations/cloudformation.js';
+import { notImplemented, type OperationHandlers, type ServiceRoutes } from '../service-routes.js';
 import * as p from './provider.js';
 
 const codec = queryCodec(() => serviceModel('cloudformation'));
 
-const handlers: Partial<Record<string, Handler>> = {
+const handlers = {
   CreateStack: p.createStack,
   UpdateStack: p.updateStack,
   DeleteStack: p.deleteStack,
@@ -35,6 +36,27 @@ const handlers: Partial<Record<string, Handler>> = {
   RollbackStack: p.rollbackStack,
   SetStackPolicy: p.setStackPolicy,
   GetStackPolicy: p.getStackPolicy,
-};
+  ...notImplemented<CloudFormationOperations>()(
+    'ActivateOrganizationsAccess', 'ActivateType', 'BatchDescribeTypeConfigurations',
+    'CreateGeneratedTemplate', 'CreateStackInstances', 'CreateStackRefactor', 'CreateStackSet',
+    'DeactivateOrganizationsAccess', 'DeactivateType', 'DeleteGeneratedTemplate',
+    'DeleteStackInstances', 'DeleteStackSet', 'DeregisterType', 'DescribeAccountLimits',
+    'DescribeChangeSetHooks', 'DescribeEvents', 'DescribeGeneratedTemplate',
+    'DescribeOrganizationsAccess', 'DescribePublisher', 'DescribeResourceScan',
+    'DescribeStackDriftDetectionStatus', 'DescribeStackInstance', 'DescribeStackRefactor',
+    'DescribeStackResourceDrifts', 'DescribeStackSet', 'DescribeStackSetOperation', 'DescribeType',
+    'DescribeTypeRegistration', 'DetectStackDrift', 'DetectStackResourceDrift',
+    'DetectStackSetDrift', 'EstimateTemplateCost', 'ExecuteStackRefactor', 'GetGeneratedTemplate',
+    'GetHookResult', 'ImportStacksToStackSet', 'ListGeneratedTemplates', 'ListHookResults',
+    'ListResourceScanRelatedResources', 'ListResourceScanResources', 'ListResourceScans',
+    'ListStackInstanceResourceDrifts', 'ListStackInstances', 'ListStackRefactorActions',
+    'ListStackRefactors', 'ListStackSetAutoDeploymentTargets', 'ListStackSetOperationResults',
+    'ListStackSetOperations', 'ListStackSets', 'ListTypeRegistrations', 'ListTypeVersions',
+    'ListTypes', 'PublishType', 'RecordHandlerProgress', 'RegisterPublisher', 'RegisterType',
+    'SetTypeConfiguration', 'SetTypeDefaultVersion', 'SignalResource', 'StartResourceScan',
+    'StopStackSetOperation', 'TestType', 'UpdateGeneratedTemplate', 'UpdateStackInstances',
+    'UpdateStackSet',
+  ),
+} satisfies OperationHandlers<CloudFormationOperations>;
 
 export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalFailure' };

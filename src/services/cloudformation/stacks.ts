@@ -6,16 +6,18 @@
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../server/runtime.js';
-import { cfnErrors, checkInput, validation } from './errors.js';
-import { newJournal, loadEngine, prepareDeployment, startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';
+import { cfnErrors, checkInput, validation } from './requests/errors.js';
+import { newJournal, prepareDeployment } from './engine/deployment.js';
+import { startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';
 import { requestCancel } from './engine/deploy.js';
 import { EventLog } from './engine/events.js';
-import { settled } from './engine/operation.js';
-import { findStack, requireLiveStack } from './lookup.js';
-import { checkStackName, stackArn } from './naming.js';
-import { cfnRepo, emptyStackData, stackData, UPDATABLE, type StackData } from './state.js';
-import { templateText } from './template-source.js';
-import { parameterInputs, sameSettings, stackPolicyText, tagsOf } from './inputs.js';
+import { settled } from './engine/stack-queue.js';
+import { findStack, requireLiveStack } from './requests/lookup.js';
+import { stackArn } from './engine/arns.js';
+import { checkStackName } from './requests/name-rules.js';
+import { cfnRepo, emptyStackData, sameSettings, stackData, UPDATABLE, type StackData } from './engine/state.js';
+import { templateText } from './engine/template-source.js';
+import { parameterInputs, requestedSettings, stackPolicyText, tagsOf } from './requests/inputs.js';
 
 export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promise<CFN.CreateStackOutput> {
   checkInput('CreateStack', input);
@@ -36,7 +38,6 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
     throw cfnErrors.alreadyExists(name);
   }
   const text = (await templateText(ctx, input, { allowPrevious: false }))!;
-  await loadEngine();
   const stackId = stackArn(ctx, name);
   const settings: Omit<StackData, 'parameters' | 'outputs'> = {
     ...emptyStackData(),
@@ -102,15 +103,8 @@ export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promis
   }
   if (!UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
   const text = (await templateText(ctx, input, { allowPrevious: true })) ?? stack.template ?? '';
-  await loadEngine();
   const before = stackData(stack);
-  const settings: Omit<StackData, 'parameters' | 'outputs'> = {
-    ...before,
-    ...(input.Tags !== undefined ? { tags: tagsOf(input.Tags) } : {}),
-    capabilities: input.Capabilities ?? [],
-    ...(input.NotificationARNs !== undefined ? { notificationArns: input.NotificationARNs } : {}),
-    ...(input.RoleARN ? { roleArn: input.RoleARN } : {}),
-  };
+  const settings = requestedSettings(before, input);
   const policy = await stackPolicyText(ctx, input.StackPolicyBody, input.StackPolicyURL);
   if (policy !== undefined) settings.stackPolicy = policy;
   const d = prepareDeployment(ctx, {
@@ -161,7 +155,6 @@ export async function deleteStack(ctx: Ctx, input: CFN.DeleteStackInput): Promis
     );
   }
   if (stack.status.startsWith('UPDATE') && stack.status.endsWith('_IN_PROGRESS')) throw cfnErrors.cannotDeleteWhile(stack.status);
-  await loadEngine();
   const journal = newJournal('DELETE', input.ClientRequestToken ? { token: input.ClientRequestToken } : {});
   void startDelete(ctx, stack, journal, input.RetainResources);
 }
@@ -201,7 +194,6 @@ export async function continueUpdateRollback(
   if (stack.status !== 'UPDATE_ROLLBACK_FAILED') {
     throw validation(`ContinueUpdateRollback cannot be called from current stack status ${stack.status}.`);
   }
-  await loadEngine();
   void startContinueRollback(ctx, stack, input.ResourcesToSkip ?? [], input.ClientRequestToken);
   return {};
 }
@@ -212,7 +204,6 @@ export async function rollbackStack(ctx: Ctx, input: CFN.RollbackStackInput): Pr
   if (!['CREATE_FAILED', 'UPDATE_FAILED', 'ROLLBACK_FAILED', 'UPDATE_ROLLBACK_FAILED'].includes(stack.status)) {
     throw validation(`Stack ${stack.id} is in ${stack.status} state and can not be rolled back.`);
   }
-  await loadEngine();
   void startRollback(ctx, stack, input.ClientRequestToken);
   return { StackId: stack.id };
 }

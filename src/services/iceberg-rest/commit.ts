@@ -8,13 +8,14 @@
  * Tables API), it is re-planned against the new metadata — requirements checked again — a few
  * times before it fails with 409 CommitFailedException.
  */
-import { checkRequirement, emptyMetadata, MetadataBuilder } from '../../iceberg/metadata-builder.js';
+import { emptyMetadata, MetadataBuilder } from '../../iceberg/metadata-builder.js';
+import { checkRequirement } from '../../iceberg/requirements.js';
 import type { TableMetadata } from '../../iceberg/types.js';
 import { parseRequirement, parseUpdate, type TableRequirement, type TableUpdate } from '../../iceberg/updates.js';
 import type { Runtime } from '../../server/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
-import { bucketNameOf, repo, requireTable } from '../s3tables/common.js';
+import { bucketNameOf, repo, requireTable } from '../s3tables/lookup.js';
 import { s3tErrors } from '../s3tables/errors.js';
 import {
   commitTableMetadata,

@@ -11,7 +11,7 @@ import { RawJson } from '../../iceberg/json.js';
 import type { Snapshot, TableMetadata } from '../../iceberg/types.js';
 import type { Ctx } from '../../server/runtime.js';
 import { getTableBucket } from '../s3tables/buckets.js';
-import { requireTable } from '../s3tables/common.js';
+import { requireTable } from '../s3tables/lookup.js';
 import { createNamespace as s3tCreateNamespace, deleteNamespace, getNamespace, listNamespaces as s3tListNamespaces } from '../s3tables/namespaces.js';
 import { readMetadataFile } from '../s3tables/table-metadata.js';
 import { deleteTable, listTables as s3tListTables, renameTable as s3tRenameTable } from '../s3tables/tables.js';

@@ -10,7 +10,7 @@ import { parseIcebergJson, stringifyIcebergJson } from '../../iceberg/json.js';
 import type { Codec, ParsedRequest } from '../../wire/codec.js';
 import type { AwsError } from '../../wire/errors.js';
 import { decodeSegment, header, readBody, type WireRequest, type WireResponse } from '../../wire/http.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
+import type { Handler, ServiceRoutes } from '../service-routes.js';
 import { iceErrors } from './errors.js';
 import * as provider from './provider.js';
 import type { RestInput, RestResult } from './provider.js';
@@ -149,7 +149,7 @@ function error(err: AwsError, requestId: string): WireResponse {
 
 const codec: Codec = { parse, serialize, error };
 
-const handlers: Partial<Record<string, Handler>> = {};
+const handlers: Record<string, Handler> = {};
 for (const [name, fn] of Object.entries(provider)) if (typeof fn === 'function') handlers[name] = fn as Handler;
 // Operations of the spec the provider does not serve: what S3 Tables answers for them.
 for (const route of ROUTES) {

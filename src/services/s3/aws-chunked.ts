@@ -6,6 +6,8 @@
  * are not verified. Data chunks are passed on as views of the received buffers (no copies), so a
  * body of any size costs a few buffers of memory. The source is never destroyed on an error, so
  * the connection can still carry S3's error response.
+ *
+ * decodeAwsChunked is one long function on purpose: a single-pass state machine over the frames.
  */
 import type { Readable } from 'node:stream';
 import { AwsError } from '../../wire/errors.js';

@@ -11,7 +11,7 @@ import type { Ctx } from '../../server/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import { ownerOf, repo, requireBucket } from './common.js';
 import { s3Errors } from './errors.js';
-import { validateTagSet } from './object-meta.js';
+import { validateTagSet } from './tag-set.js';
 
 function readConfig<T>(ctx: Ctx, bucket: string, kind: string): T | undefined {
   requireBucket(ctx, bucket);

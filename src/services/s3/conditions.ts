@@ -161,3 +161,19 @@ export function parseCopySourceRange(header: string, size: number): ByteRange {
   }
   return { start, end };
 }
+
+/**
+ * A conditional write's start: the conditions checked against the object as it is (`head`), and
+ * what was there, for the check again when the write commits; undefined for an unconditional one.
+ */
+export function startConditionalWrite(
+  c: WriteConditions,
+  key: string,
+  head: () => { etag: string; last_modified: number } | undefined,
+): WriteSnapshot | undefined {
+  if (!hasWriteConditions(c)) return undefined;
+  const current = head();
+  const snapshot = { existed: current !== undefined, lastModified: current?.last_modified };
+  checkWriteConditions(c, key, current, snapshot);
+  return snapshot;
+}

@@ -5,6 +5,9 @@
  * anything, and conditional writes on the destination. The bytes are read from the source's
  * blobs (opened synchronously, so a concurrent overwrite of the source cannot tear the copy) and
  * written as new blobs; a copy onto itself that only changes metadata rewrites the row alone.
+ *
+ * copyObject is one long function on purpose: S3's precedence of source, directive and condition
+ * errors reads best in one sequence.
  */
 import type { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
@@ -16,14 +19,14 @@ import { checkKey, repo, requireBucket } from './common.js';
 import {
   checkCopySourceConditions,
   checkWriteConditions,
-  hasWriteConditions,
+  startConditionalWrite,
   validateWriteConditions,
   type ByteRange,
-  type WriteSnapshot,
 } from './conditions.js';
 import { s3Errors } from './errors.js';
 import { commitBlobs, ingest, segmentsOf } from './ingest.js';
-import { ARCHIVED, encryptionHeaders, metaFromInput, parseTaggingHeader, storageClassOf, type ObjectMeta } from './object-meta.js';
+import { ARCHIVED, encryptionHeaders, metaFromInput, storageClassOf, type ObjectMeta } from './object-meta.js';
+import { parseTaggingHeader } from './tag-set.js';
 
 export interface CopySource {
   bucket: string;
@@ -135,12 +138,7 @@ export async function copyObject(ctx: Ctx, input: S3.CopyObjectRequest): Promise
     | undefined;
 
   const r = repo(ctx);
-  let snapshot: WriteSnapshot | undefined;
-  if (hasWriteConditions(input)) {
-    const current = r.headObject(bucket, key);
-    snapshot = { existed: current !== undefined, lastModified: current?.last_modified };
-    checkWriteConditions(input, key, current, snapshot);
-  }
+  const snapshot = startConditionalWrite(input, key, () => r.headObject(bucket, key));
   const now = Date.now();
   const copied = self && !compute ? undefined : await ingest(ctx, { body: sourceBytes(ctx, source.row), compute });
   const written = copied?.written;

@@ -10,7 +10,7 @@ import type { Ctx } from '../../server/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import { corsRules } from './bucket-config.js';
 import { repo } from './common.js';
-import { wildcardMatch } from '../../match.js';
+import { wildcardMatch } from '../../patterns/wildcard.js';
 
 export interface PreflightInput {
   Bucket?: string;

@@ -140,13 +140,39 @@ function summary(row: ObjectSummaryRow, enc: (s: string) => string | undefined, 
   return o;
 }
 
+interface ListingRequest {
+  Bucket?: string;
+  Prefix?: string;
+  Delimiter?: string;
+  EncodingType?: string;
+}
+
+/** What every listing reads from its request: the page size, prefix, delimiter and key encoder. */
+function listingArgs(input: ListingRequest, maxKeys: number | undefined) {
+  return {
+    bucket: input.Bucket!,
+    max: checkListArgs(maxKeys, input.EncodingType),
+    prefix: input.Prefix ?? '',
+    delimiter: input.Delimiter || undefined,
+    enc: encoder(input.EncodingType),
+  };
+}
+
+/** The members every object listing answers with beside its entries. */
+function listingEcho(input: ListingRequest & { MaxKeys?: number }, enc: Encoder, prefixes: S3.CommonPrefix[]) {
+  return {
+    Name: input.Bucket!,
+    Prefix: enc(input.Prefix ?? ''),
+    Delimiter: enc(input.Delimiter),
+    MaxKeys: input.MaxKeys ?? 1000,
+    CommonPrefixes: prefixes.length ? prefixes : undefined,
+    EncodingType: input.EncodingType as S3.EncodingType | undefined,
+  };
+}
+
 export function listObjectsV2(ctx: Ctx, input: S3.ListObjectsV2Request): S3.ListObjectsV2Output {
-  const bucket = input.Bucket!;
+  const { bucket, max, prefix, delimiter, enc } = listingArgs(input, input.MaxKeys);
   const owner = ownerOf(requireBucket(ctx, bucket).account);
-  const max = checkListArgs(input.MaxKeys, input.EncodingType);
-  const prefix = input.Prefix ?? '';
-  const delimiter = input.Delimiter || undefined;
-  const enc = encoder(input.EncodingType);
   let after = input.StartAfter ?? '';
   if (input.ContinuationToken !== undefined) after = decodeToken(input.ContinuationToken);
   const marker = input.ContinuationToken === undefined ? input.StartAfter : undefined;
@@ -154,12 +180,7 @@ export function listObjectsV2(ctx: Ctx, input: S3.ListObjectsV2Request): S3.List
   return {
     IsTruncated: p.truncated,
     Contents: p.rows.length ? p.rows.map((row) => summary(row, enc, input.FetchOwner ? owner : undefined)) : undefined,
-    Name: bucket,
-    Prefix: enc(prefix),
-    Delimiter: enc(input.Delimiter),
-    MaxKeys: input.MaxKeys ?? 1000,
-    CommonPrefixes: p.prefixes.length ? p.prefixes : undefined,
-    EncodingType: input.EncodingType as S3.EncodingType | undefined,
+    ...listingEcho(input, enc, p.prefixes),
     KeyCount: p.count,
     ContinuationToken: input.ContinuationToken,
     NextContinuationToken: p.next ? encodeToken(p.next.row ? p.next.key : upperBound(p.next.key)) : undefined,
@@ -168,12 +189,8 @@ export function listObjectsV2(ctx: Ctx, input: S3.ListObjectsV2Request): S3.List
 }
 
 export function listObjects(ctx: Ctx, input: S3.ListObjectsRequest): S3.ListObjectsOutput {
-  const bucket = input.Bucket!;
+  const { bucket, max, prefix, delimiter, enc } = listingArgs(input, input.MaxKeys);
   const owner = ownerOf(requireBucket(ctx, bucket).account);
-  const max = checkListArgs(input.MaxKeys, input.EncodingType);
-  const prefix = input.Prefix ?? '';
-  const delimiter = input.Delimiter || undefined;
-  const enc = encoder(input.EncodingType);
   const marker = input.Marker ?? '';
   const p = objectPage(ctx, bucket, { prefix, delimiter, after: marker, marker: input.Marker, max, enc });
   return {
@@ -182,22 +199,13 @@ export function listObjects(ctx: Ctx, input: S3.ListObjectsRequest): S3.ListObje
     // AWS sends NextMarker only with a delimiter; without one, clients continue from the last key.
     NextMarker: p.next && delimiter ? enc(p.next.key) : undefined,
     Contents: p.rows.length ? p.rows.map((row) => summary(row, enc, owner)) : undefined,
-    Name: bucket,
-    Prefix: enc(prefix),
-    Delimiter: enc(input.Delimiter),
-    MaxKeys: input.MaxKeys ?? 1000,
-    CommonPrefixes: p.prefixes.length ? p.prefixes : undefined,
-    EncodingType: input.EncodingType as S3.EncodingType | undefined,
+    ...listingEcho(input, enc, p.prefixes),
   };
 }
 
 export function listMultipartUploads(ctx: Ctx, input: S3.ListMultipartUploadsRequest): S3.ListMultipartUploadsOutput {
-  const bucket = input.Bucket!;
+  const { bucket, max, prefix, delimiter, enc } = listingArgs(input, input.MaxUploads);
   requireBucket(ctx, bucket);
-  const max = checkListArgs(input.MaxUploads, input.EncodingType);
-  const prefix = input.Prefix ?? '';
-  const delimiter = input.Delimiter || undefined;
-  const enc = encoder(input.EncodingType);
   const keyMarker = input.KeyMarker ?? '';
   const idMarker = input.KeyMarker ? input.UploadIdMarker || undefined : undefined;
   const r = repo(ctx);
@@ -250,15 +258,11 @@ export function listMultipartUploads(ctx: Ctx, input: S3.ListMultipartUploadsReq
  * and the latest; there are no delete markers.
  */
 export function listObjectVersions(ctx: Ctx, input: S3.ListObjectVersionsRequest): S3.ListObjectVersionsOutput {
-  const bucket = input.Bucket!;
+  const { bucket, max, prefix, delimiter, enc } = listingArgs(input, input.MaxKeys);
   const owner = ownerOf(requireBucket(ctx, bucket).account);
   if (input.VersionIdMarker && !input.KeyMarker) {
     throw s3Errors.invalidArgument('A version-id marker cannot be specified without a key marker.', 'version-id-marker', input.VersionIdMarker);
   }
-  const max = checkListArgs(input.MaxKeys, input.EncodingType);
-  const prefix = input.Prefix ?? '';
-  const delimiter = input.Delimiter || undefined;
-  const enc = encoder(input.EncodingType);
   const keyMarker = input.KeyMarker ?? '';
   const p = objectPage(ctx, bucket, { prefix, delimiter, after: keyMarker, marker: input.KeyMarker, max, enc });
   const versions = p.rows.map((row): S3.ObjectVersion => {
@@ -283,11 +287,6 @@ export function listObjectVersions(ctx: Ctx, input: S3.ListObjectVersionsRequest
     NextKeyMarker: p.next ? enc(p.next.key) : undefined,
     NextVersionIdMarker: p.next?.row ? 'null' : undefined,
     Versions: versions.length ? versions : undefined,
-    Name: bucket,
-    Prefix: enc(prefix),
-    Delimiter: enc(input.Delimiter),
-    MaxKeys: input.MaxKeys ?? 1000,
-    CommonPrefixes: p.prefixes.length ? p.prefixes : undefined,
-    EncodingType: input.EncodingType as S3.EncodingType | undefined,
+    ...listingEcho(input, enc, p.prefixes),
   };
 }

@@ -5,6 +5,9 @@
  * checksums, 5 MiB minimum for all but the last part — then one transaction that turns the parts'
  * blobs into the object's segments without copying a byte; ETag `md5-of-part-md5s-N`; COMPOSITE
  * or FULL_OBJECT checksum; conditional writes), AbortMultipartUpload and ListParts.
+ *
+ * completeMultipartUpload is one long function on purpose: S3's validation order of the part list
+ * and the commit in one transaction read best in one sequence.
  */
 import { createHash } from 'node:crypto';
 import type * as S3 from '@aws-sdk/client-s3';

@@ -17,11 +17,10 @@ import { checkKey, MAX_OBJECT_SIZE, repo, requireBucket } from './common.js';
 import {
   checkReadConditions,
   checkWriteConditions,
-  hasWriteConditions,
+  startConditionalWrite,
   parseRange,
   validateWriteConditions,
   type ByteRange,
-  type WriteSnapshot,
 } from './conditions.js';
 import { s3Errors } from './errors.js';
 import { commitBlobs, ingest, segmentsOf } from './ingest.js';
@@ -47,12 +46,7 @@ export async function putObject(ctx: Ctx, input: PutObjectInput): Promise<S3.Put
   if (expectedLength !== undefined && expectedLength > MAX_OBJECT_SIZE) throw s3Errors.entityTooLarge(expectedLength, MAX_OBJECT_SIZE);
   const declared = declaredChecksum(input, input.ChecksumTrailer);
   const r = repo(ctx);
-  let snapshot: WriteSnapshot | undefined;
-  if (hasWriteConditions(input)) {
-    const current = r.headObject(bucket, key);
-    snapshot = { existed: current !== undefined, lastModified: current?.last_modified };
-    checkWriteConditions(input, key, current, snapshot);
-  }
+  const snapshot = startConditionalWrite(input, key, () => r.headObject(bucket, key));
   const body = await ingest(ctx, {
     body: input.Body,
     contentMd5: input.ContentMD5,

@@ -16,7 +16,8 @@ import { restXmlCodec } from '../../wire/rest-xml.js';
 import { matchRoute, splitRawPath } from '../../wire/rest-routes.js';
 import { XML_DECLARATION, escapeXml } from '../../wire/xml.js';
 import type { Ctx } from '../../server/runtime.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
+import type { S3Operations } from '../../model/operations/s3.js';
+import { NOT_IMPLEMENTED, notImplemented, type Handler, type OperationHandlers, type ServiceRoutes } from '../service-routes.js';
 import { decodeAwsChunked, isAwsChunked } from './aws-chunked.js';
 import { checksumOf, isAlgorithm, parseContentMd5 } from './checksums.js';
 import { corsResponseHeaders, preflightCors } from './cors.js';
@@ -278,7 +279,7 @@ function hasChecksumHeader(req: WireRequest): boolean {
 /** Adds the bucket's CORS headers to the output of a request that carries Origin. */
 function withCors(handler: Handler): Handler {
   return async (ctx: Ctx, input: Record<string | symbol, unknown>) => {
-    const output = await handler(ctx, input);
+    const output = await (handler as (ctx: Ctx, input: unknown) => unknown)(ctx, input);
     const cors = input[ORIGIN] as { origin: string; method: string } | undefined;
     if (!cors || typeof input.Bucket !== 'string') return output;
     const headers = corsResponseHeaders(ctx, input.Bucket, cors.origin, cors.method);
@@ -289,7 +290,7 @@ function withCors(handler: Handler): Handler {
   };
 }
 
-const operations: Record<string, Handler> = {
+const operations = {
   CreateBucket: s3.createBucket,
   HeadBucket: s3.headBucket,
   GetBucketLocation: s3.getBucketLocation,
@@ -358,11 +359,31 @@ const operations: Record<string, Handler> = {
   DeleteBucketReplication: s3.deleteBucketReplication,
   GetBucketAcl: s3.getBucketAcl,
   PutBucketAcl: s3.putBucketAcl,
+  ...notImplemented<S3Operations>()(
+    'CreateBucketMetadataConfiguration', 'CreateBucketMetadataTableConfiguration', 'CreateSession',
+    'DeleteBucketAnalyticsConfiguration', 'DeleteBucketIntelligentTieringConfiguration',
+    'DeleteBucketInventoryConfiguration', 'DeleteBucketMetadataConfiguration',
+    'DeleteBucketMetadataTableConfiguration', 'DeleteBucketMetricsConfiguration', 'GetBucketAbac',
+    'GetBucketAnalyticsConfiguration', 'GetBucketIntelligentTieringConfiguration',
+    'GetBucketInventoryConfiguration', 'GetBucketLifecycle', 'GetBucketMetadataConfiguration',
+    'GetBucketMetadataTableConfiguration', 'GetBucketMetricsConfiguration',
+    'GetBucketNotification', 'GetBucketPolicyStatus', 'GetObjectLegalHold', 'GetObjectRetention',
+    'GetObjectTorrent', 'ListBucketAnalyticsConfigurations',
+    'ListBucketIntelligentTieringConfigurations', 'ListBucketInventoryConfigurations',
+    'ListBucketMetricsConfigurations', 'ListDirectoryBuckets', 'PutBucketAbac',
+    'PutBucketAnalyticsConfiguration', 'PutBucketIntelligentTieringConfiguration',
+    'PutBucketInventoryConfiguration', 'PutBucketLifecycle', 'PutBucketMetricsConfiguration',
+    'PutBucketNotification', 'PutObjectLegalHold', 'PutObjectRetention', 'RenameObject',
+    'RestoreObject', 'SelectObjectContent', 'UpdateBucketMetadataInventoryTableConfiguration',
+    'UpdateBucketMetadataJournalTableConfiguration', 'UpdateObjectEncryption',
+    'WriteGetObjectResponse',
+  ),
+} satisfies OperationHandlers<S3Operations>;
+
+const handlers: ServiceRoutes['handlers'] = {
+  ...Object.fromEntries(Object.entries(operations).map(([name, h]) => [name, h === NOT_IMPLEMENTED ? h : withCors(h)])),
+  // OPTIONS: a CORS preflight, which the codec names as if it were an operation of the model.
   PreflightCors: preflightCors,
 };
-
-const handlers: Partial<Record<string, Handler>> = Object.fromEntries(
-  Object.entries(operations).map(([name, h]) => [name, name === 'PreflightCors' ? h : withCors(h)]),
-);
 
 export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalError' };

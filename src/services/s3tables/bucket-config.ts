@@ -8,16 +8,9 @@ import { randomUUID } from 'node:crypto';
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
 import type { TableBucketRow } from '../../store/s3tables-repo.js';
-import {
-  bucketArnOf,
-  checkEncryption,
-  DEFAULT_ENCRYPTION,
-  encryptionJson,
-  repo,
-  requireBucket,
-  requireBucketRow,
-  validate,
-} from './common.js';
+import { DEFAULT_ENCRYPTION } from './defaults.js';
+import { bucketArnOf, repo, requireBucket, requireBucketRow, validate } from './lookup.js';
+import { checkEncryption, encryptionJson } from './settings-checks.js';
 import { s3tErrors } from './errors.js';
 import { checkPolicyDocument } from './policy.js';
 

@@ -5,22 +5,10 @@
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
-import {
-  bucketArnOf,
-  checkEncryption,
-  checkTags,
-  DEFAULT_ENCRYPTION,
-  DEFAULT_PAGE_SIZE,
-  DEFAULT_STORAGE_CLASS,
-  decodeToken,
-  defaultBucketMaintenance,
-  encodeToken,
-  encryptionJson,
-  now,
-  repo,
-  requireBucket,
-  validate,
-} from './common.js';
+import { DEFAULT_ENCRYPTION, DEFAULT_STORAGE_CLASS, defaultBucketMaintenance } from './defaults.js';
+import { bucketArnOf, repo, requireBucket, validate } from './lookup.js';
+import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken } from './page-tokens.js';
+import { checkEncryption, checkTags, encryptionJson } from './settings-checks.js';
 import { s3tErrors } from './errors.js';
 import { newId, validTableBucketName } from './naming.js';
 
@@ -38,7 +26,7 @@ export function createTableBucket(ctx: Ctx, input: S3T.CreateTableBucketRequest)
     name,
     id: newId(),
     type: 'customer',
-    created_at: now(),
+    created_at: Date.now(),
     encryption: encryptionJson(input.encryptionConfiguration ?? DEFAULT_ENCRYPTION),
     storage_class: input.storageClassConfiguration?.storageClass ?? DEFAULT_STORAGE_CLASS,
     maintenance: JSON.stringify(defaultBucketMaintenance()),

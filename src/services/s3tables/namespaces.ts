@@ -5,17 +5,8 @@
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
 import type { NamespaceRow } from '../../store/s3tables-repo.js';
-import {
-  bucketArnOf,
-  DEFAULT_PAGE_SIZE,
-  decodeToken,
-  encodeToken,
-  now,
-  repo,
-  requireBucket,
-  requireNamespace,
-  validate,
-} from './common.js';
+import { bucketArnOf, repo, requireBucket, requireNamespace, validate } from './lookup.js';
+import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken } from './page-tokens.js';
 import { s3tErrors } from './errors.js';
 import { newId, validNamespaceName } from './naming.js';
 
@@ -45,7 +36,7 @@ export function createNamespace(ctx: Ctx, input: S3T.CreateNamespaceRequest): S3
     id: newId(),
     bucket_id: b.id,
     owner: b.account,
-    created_at: now(),
+    created_at: Date.now(),
     created_by: ctx.account,
   });
   return { tableBucketARN: bucketArnOf(b, ctx.partition), namespace: [name] };

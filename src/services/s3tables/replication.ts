@@ -7,7 +7,7 @@
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
-import { bucketArnOf, repo, requireBucketRow, requireTableByArn, tableArnOf, validate } from './common.js';
+import { bucketArnOf, repo, requireBucketRow, requireTableByArn, tableArnOf, validate } from './lookup.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 import { MaintenanceRepo } from '../../store/maintenance-repo.js';

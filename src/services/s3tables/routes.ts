@@ -1,15 +1,16 @@
 /**
  * S3 Tables on the wire: the rest-json codec (operations from the model's URI templates, errors as
  * `x-amzn-ErrorType` + `{"message"}`, timestamps with microseconds) and the table of operations
- * served, each pointing at its provider function (operation name = provider name in PascalCase).
+ * served, each pointing at its provider function.
  */
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
 import { AwsError } from '../../wire/errors.js';
 import { safeDecode, type WireRequest } from '../../wire/http.js';
 import { restJsonCodec } from '../../wire/rest-json.js';
-import type { Handler, ServiceRoutes } from '../registry.js';
-import * as provider from './provider.js';
+import type { S3TablesOperations } from '../../model/operations/s3tables.js';
+import type { OperationHandlers, ServiceRoutes } from '../service-routes.js';
+import * as p from './provider.js';
 
 /**
  * A request the URI templates cannot place. Operations addressed by query members only
@@ -53,9 +54,56 @@ const codec = restJsonCodec(() => serviceModel('s3tables'), {
   unknownOperation,
 });
 
-const handlers: Partial<Record<string, Handler>> = {};
-for (const [name, fn] of Object.entries(provider)) {
-  handlers[name.charAt(0).toUpperCase() + name.slice(1)] = fn as Handler;
-}
+const handlers = {
+  CreateNamespace: p.createNamespace,
+  CreateTable: p.createTable,
+  CreateTableBucket: p.createTableBucket,
+  DeleteNamespace: p.deleteNamespace,
+  DeleteTable: p.deleteTable,
+  DeleteTableBucket: p.deleteTableBucket,
+  DeleteTableBucketEncryption: p.deleteTableBucketEncryption,
+  DeleteTableBucketMetricsConfiguration: p.deleteTableBucketMetricsConfiguration,
+  DeleteTableBucketPolicy: p.deleteTableBucketPolicy,
+  DeleteTableBucketReplication: p.deleteTableBucketReplication,
+  DeleteTablePolicy: p.deleteTablePolicy,
+  DeleteTableReplication: p.deleteTableReplication,
+  GetNamespace: p.getNamespace,
+  GetTable: p.getTable,
+  GetTableBucket: p.getTableBucket,
+  GetTableBucketEncryption: p.getTableBucketEncryption,
+  GetTableBucketMaintenanceConfiguration: p.getTableBucketMaintenanceConfiguration,
+  GetTableBucketMetricsConfiguration: p.getTableBucketMetricsConfiguration,
+  GetTableBucketPolicy: p.getTableBucketPolicy,
+  GetTableBucketReplication: p.getTableBucketReplication,
+  GetTableBucketStorageClass: p.getTableBucketStorageClass,
+  GetTableEncryption: p.getTableEncryption,
+  GetTableMaintenanceConfiguration: p.getTableMaintenanceConfiguration,
+  GetTableMaintenanceJobStatus: p.getTableMaintenanceJobStatus,
+  GetTableMetadataLocation: p.getTableMetadataLocation,
+  GetTablePolicy: p.getTablePolicy,
+  GetTableRecordExpirationConfiguration: p.getTableRecordExpirationConfiguration,
+  GetTableRecordExpirationJobStatus: p.getTableRecordExpirationJobStatus,
+  GetTableReplication: p.getTableReplication,
+  GetTableReplicationStatus: p.getTableReplicationStatus,
+  GetTableStorageClass: p.getTableStorageClass,
+  ListNamespaces: p.listNamespaces,
+  ListTableBuckets: p.listTableBuckets,
+  ListTables: p.listTables,
+  ListTagsForResource: p.listTagsForResource,
+  PutTableBucketEncryption: p.putTableBucketEncryption,
+  PutTableBucketMaintenanceConfiguration: p.putTableBucketMaintenanceConfiguration,
+  PutTableBucketMetricsConfiguration: p.putTableBucketMetricsConfiguration,
+  PutTableBucketPolicy: p.putTableBucketPolicy,
+  PutTableBucketReplication: p.putTableBucketReplication,
+  PutTableBucketStorageClass: p.putTableBucketStorageClass,
+  PutTableMaintenanceConfiguration: p.putTableMaintenanceConfiguration,
+  PutTablePolicy: p.putTablePolicy,
+  PutTableRecordExpirationConfiguration: p.putTableRecordExpirationConfiguration,
+  PutTableReplication: p.putTableReplication,
+  RenameTable: p.renameTable,
+  TagResource: p.tagResource,
+  UntagResource: p.untagResource,
+  UpdateTableMetadataLocation: p.updateTableMetadataLocation,
+} satisfies OperationHandlers<S3TablesOperations>;
 
 export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalServerErrorException' };

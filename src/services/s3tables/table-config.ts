@@ -8,7 +8,7 @@
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
-import { repo, requireTable, requireTableByArn, tableArnOf, validate } from './common.js';
+import { repo, requireTable, requireTableByArn, tableArnOf, validate } from './lookup.js';
 import { s3tErrors } from './errors.js';
 import { mergeMaintenance } from './bucket-config.js';
 import { checkPolicyDocument } from './policy.js';

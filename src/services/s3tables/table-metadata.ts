@@ -18,7 +18,7 @@ import { INLINE_LIMIT } from '../../store/blobs.js';
 import { deleteObject, getObjectContent, putSmallObject } from '../s3/provider.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
-import { now, repo } from './common.js';
+import { repo } from './lookup.js';
 import { writeWarehouseObject } from './warehouse.js';
 import { tableCommitted } from './maintenance/commit-hook.js';
 
@@ -208,7 +208,7 @@ export async function commitTableMetadata(
  */
 export function movePointer(ctx: Ctx, t: Pick<TableRow, 'id'>, expectedToken: string, location: string): string {
   const token = newVersionToken();
-  const swapped = repo(ctx).swapMetadataLocation(t.id, expectedToken, { location, token, at: now(), by: ctx.account });
+  const swapped = repo(ctx).swapMetadataLocation(t.id, expectedToken, { location, token, at: Date.now(), by: ctx.account });
   if (!swapped) throw s3tErrors.versionTokenMismatch();
   tableCommitted(ctx.rt, t.id);
   return token;

@@ -9,25 +9,10 @@ import { randomUUID } from 'node:crypto';
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
 import type { NewTableRow, TableRow, TableSummaryRow } from '../../store/s3tables-repo.js';
-import {
-  bucketArnOf,
-  bucketNameOf,
-  checkEncryption,
-  checkTags,
-  DEFAULT_PAGE_SIZE,
-  decodeToken,
-  defaultTableMaintenance,
-  encodeToken,
-  encryptionJson,
-  now,
-  repo,
-  requireBucket,
-  requireNamespace,
-  requireTable,
-  requireTableByArn,
-  tableArnOf,
-  validate,
-} from './common.js';
+import { defaultTableMaintenance } from './defaults.js';
+import { bucketArnOf, bucketNameOf, repo, requireBucket, requireNamespace, requireTable, requireTableByArn, tableArnOf, validate } from './lookup.js';
+import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken } from './page-tokens.js';
+import { checkEncryption, checkTags, encryptionJson } from './settings-checks.js';
 import { s3tErrors } from './errors.js';
 import { newTableMetadata } from '../../iceberg/new-table.js';
 import type { TableMetadata } from '../../iceberg/types.js';
@@ -120,7 +105,7 @@ export async function createTableWithPlan(
 ): Promise<{ row: NewTableRow; metadata?: TableMetadata }> {
   const id = newId();
   const warehouse = warehouseBucketName(id, ctx.region);
-  const at = now();
+  const at = Date.now();
   const r = repo(ctx);
   const meta = ctx.rt.meta;
 
@@ -169,7 +154,7 @@ const STAGED_WAREHOUSE_MS = 60 * 60 * 1000;
  */
 export function stageTable(ctx: Ctx, input: S3T.CreateTableRequest, plan: MetadataPlan): TableMetadata {
   const warehouse = warehouseBucketName(newId(), ctx.region);
-  const at = now();
+  const at = Date.now();
   const r = repo(ctx);
   ctx.rt.meta.tx(() => {
     newTableRow(ctx, input, { id: newId(), warehouse, at, metadataLocation: null }); // 404 / 409 now, as a create would
@@ -193,7 +178,7 @@ export async function createStagedTable(ctx: Ctx, input: S3T.CreateTableRequest,
   await writeTableMetadata(ctx, metadataLocation, metadata);
   return ctx.rt.meta.tx(() => {
     if (!r.isPurgeQueued(warehouse)) throw s3tErrors.badRequest(`The location ${metadata.location} is not the warehouse of a staged table.`);
-    const row = newTableRow(ctx, input, { id: newId(), warehouse, at: now(), metadataLocation });
+    const row = newTableRow(ctx, input, { id: newId(), warehouse, at: Date.now(), metadataLocation });
     r.insertTable(row);
     r.unqueuePurge(warehouse);
     return row;
@@ -301,7 +286,7 @@ export function deleteTable(ctx: Ctx, input: S3T.DeleteTableRequest): void {
     r.deleteTable(t.id);
     // Its maintenance records and replication progress go with it: replication stops, replicas stay.
     maintenanceRepo(ctx).deleteTableRows(t.id);
-    r.queuePurge(bucket, now());
+    r.queuePurge(bucket, Date.now());
   });
   schedulePurge(ctx, bucket);
 }
@@ -324,7 +309,7 @@ export function renameTable(ctx: Ctx, input: S3T.RenameTableRequest): void {
   if (targetNamespace === t.namespace && targetName === t.name) return;
   if (r.getTableByName(b.account, b.region, b.name, targetNamespace, targetName)) throw s3tErrors.tableExists();
   // The ARN is built from the immutable table id, so it (and the warehouse) survive the rename.
-  r.renameTable(t.id, { namespace: targetNamespace, namespaceId: target.id, name: targetName, at: now(), by: ctx.account });
+  r.renameTable(t.id, { namespace: targetNamespace, namespaceId: target.id, name: targetName, at: Date.now(), by: ctx.account });
 }
 
 export function getTableMetadataLocation(

@@ -5,7 +5,8 @@
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../server/runtime.js';
-import { checkTags, MAX_TAGS, repo, requireBucketRow, requireTableByArn, tooManyTags, validate } from './common.js';
+import { repo, requireBucketRow, requireTableByArn, validate } from './lookup.js';
+import { checkTags, MAX_TAGS, tooManyTags } from './settings-checks.js';
 import { s3tErrors } from './errors.js';
 import { parseBucketArn, parseTableArn } from './naming.js';
 

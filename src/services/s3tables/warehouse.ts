@@ -11,7 +11,7 @@ import { internalCtx } from '../../server/runtime.js';
 import { S3TablesRepo } from '../../store/s3tables-repo.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../../wire/sigv4.js';
 import { createBucket, purgeBucket, putObject } from '../s3/provider.js';
-import { repo } from './common.js';
+import { repo } from './lookup.js';
 import { purgeNoncurrent } from './maintenance/noncurrent.js';
 
 /**

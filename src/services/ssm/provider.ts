@@ -18,7 +18,7 @@ import { isAwsError } from '../../wire/errors.js';
 import { callerIdentity } from '../sts/provider.js';
 import { ssmErrors } from './errors.js';
 import { checkReadableName, checkWritableName, invalidLabel, parameterArn, parentOf, parseReference } from './naming.js';
-import { boundedRegexTest } from '../../match.js';
+import { boundedRegexTest } from '../../patterns/bounded-regex.js';
 
 const repos = new WeakMap<object, SsmRepo>();
 

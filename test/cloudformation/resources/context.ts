@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { internalCtx } from '../../../src/server/runtime.js';
+import { nestedStacks } from '../../../src/services/cloudformation/engine/nested.js';
 import type { ResourceContext } from '../../../src/services/cloudformation/resources/types.js';
 import type { TestServer } from '../../helpers/server.js';
 
@@ -25,6 +26,7 @@ export function resourceContext(
     logicalId,
     resourceType,
     strict: opts.strict ?? false,
+    nestedStacks,
   };
 }
 

@@ -17,30 +17,17 @@ import {
   type CloudFormationClient,
   type Output,
 } from '@aws-sdk/client-cloudformation';
-import { GetBucketEncryptionCommand, HeadBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetNamespaceCommand, GetTableBucketPolicyCommand, GetTableCommand, GetTablePolicyCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { GetBucketEncryptionCommand, HeadBucketCommand, PutObjectCommand} from '@aws-sdk/client-s3';
+import { GetNamespaceCommand, GetTableBucketPolicyCommand, GetTableCommand, GetTablePolicyCommand} from '@aws-sdk/client-s3tables';
+import { GetParameterCommand} from '@aws-sdk/client-ssm';
+import { describe, expect, it } from '../../helpers/fixture.js';
+import { startTestServer} from '../../helpers/server.js';
 import { allEvents, cfnClient, stackStatus, tpl } from '../support.js';
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-let s3t: S3TablesClient;
-let s3: S3Client;
-let ssm: SSMClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-  s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
-  s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
-  ssm = new SSMClient(t.clientConfig);
-});
-afterAll(async () => t.stop());
 
 const wait = { maxWaitTime: 30, minDelay: 1 };
 
-async function outputs(stack: string): Promise<Record<string, string>> {
+async function outputs(cfn: CloudFormationClient, stack: string): Promise<Record<string, string>> {
   const out = await cfn.send(new DescribeStacksCommand({ StackName: stack }));
   return Object.fromEntries((out.Stacks![0]!.Outputs ?? []).map((o: Output) => [o.OutputKey!, o.OutputValue!]));
 }
@@ -107,10 +94,10 @@ function lakehouse(tableName: string, namespace: string): string {
 }
 
 describe('S3 Tables stack', () => {
-  it('creates every S3 Tables type, renames the table in place and deletes everything', async () => {
+  it('creates every S3 Tables type, renames the table in place and deletes everything', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3, ssm }) => {
     await cfn.send(new CreateStackCommand({ StackName: 'e2e-lake', TemplateBody: lakehouse('orders', 'sales') }));
     await waitUntilStackCreateComplete({ client: cfn, ...wait }, { StackName: 'e2e-lake' });
-    const out = await outputs('e2e-lake');
+    const out = await outputs(cfn, 'e2e-lake');
     expect(out.BucketArn).toBe('arn:aws:s3tables:us-east-1:000000000000:bucket/e2e-lakehouse');
     expect(out.NamespaceRef).toBe(`${out.BucketArn}|sales`);
     const table = await s3t.send(new GetTableCommand({ tableArn: out.TableArn }));
@@ -122,7 +109,7 @@ describe('S3 Tables stack', () => {
 
     await cfn.send(new UpdateStackCommand({ StackName: 'e2e-lake', TemplateBody: lakehouse('orders_v2', 'archive') }));
     await waitUntilStackUpdateComplete({ client: cfn, ...wait }, { StackName: 'e2e-lake' });
-    const after = await outputs('e2e-lake');
+    const after = await outputs(cfn, 'e2e-lake');
     expect(after.TableArn).toBe(out.TableArn);
     expect(await s3t.send(new GetTableCommand({ tableArn: out.TableArn }))).toMatchObject({ name: 'orders_v2', namespace: ['archive'] });
 
@@ -134,7 +121,7 @@ describe('S3 Tables stack', () => {
 });
 
 describe('the CDK bootstrap template', () => {
-  it('deploys as the CDK CLI sends it and keeps the retained staging bucket on delete', async () => {
+  it('deploys as the CDK CLI sends it and keeps the retained staging bucket on delete', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3, ssm }) => {
     const body = readFileSync('node_modules/aws-cdk/lib/api/bootstrap/bootstrap-template.yaml', 'utf8');
     await cfn.send(
       new CreateStackCommand({
@@ -151,7 +138,7 @@ describe('the CDK bootstrap template', () => {
       }),
     );
     await waitUntilStackCreateComplete({ client: cfn, ...wait }, { StackName: 'CDKToolkit' });
-    const out = await outputs('CDKToolkit');
+    const out = await outputs(cfn, 'CDKToolkit');
     expect(out).toMatchObject({
       BucketName: 'cdk-hnb659fds-assets-000000000000-us-east-1',
       BucketDomainName: 'cdk-hnb659fds-assets-000000000000-us-east-1.s3.us-east-1.amazonaws.com',
@@ -179,7 +166,7 @@ describe('the CDK bootstrap template', () => {
 });
 
 describe('SSM parameters, wait conditions and stored types', () => {
-  it('deploys parameters and wait conditions and reads their Ref and GetAtt values', async () => {
+  it('deploys parameters and wait conditions and reads their Ref and GetAtt values', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3, ssm }) => {
     const template = (value: string) =>
       tpl(
         {
@@ -202,7 +189,7 @@ describe('SSM parameters, wait conditions and stored types', () => {
       );
     await cfn.send(new CreateStackCommand({ StackName: 'e2e-misc', TemplateBody: template('one') }));
     await waitUntilStackCreateComplete({ client: cfn, ...wait }, { StackName: 'e2e-misc' });
-    const out = await outputs('e2e-misc');
+    const out = await outputs(cfn, 'e2e-misc');
     expect(out.Name).toMatch(/^CFN-Generated-[A-Za-z0-9]{12}$/);
     expect((await ssm.send(new GetParameterCommand({ Name: out.Name }))).Parameter?.Value).toBe('a,b');
     expect(out.Value).toBe('one');
@@ -222,7 +209,7 @@ describe('SSM parameters, wait conditions and stored types', () => {
     expect(((await ssm.send(new GetParameterCommand({ Name: '/e2e/named' })).catch((e: Error) => e)) as Error).name).toBe('ParameterNotFound');
   });
 
-  it('fails a stored type with CloudFormation validation wording and rolls back', async () => {
+  it('fails a stored type with CloudFormation validation wording and rolls back', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3, ssm }) => {
     const body = tpl({
       Role: { Type: 'AWS::IAM::Role', Properties: { RoleName: 'no-trust' } },
       Param: { Type: 'AWS::SSM::Parameter', Properties: { Name: '/e2e/rolled-back', Type: 'String', Value: 'x' } },
@@ -240,10 +227,10 @@ describe('SSM parameters, wait conditions and stored types', () => {
     );
   });
 
-  it('refuses to delete a bucket that still holds objects', async () => {
+  it('refuses to delete a bucket that still holds objects', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3, ssm }) => {
     await cfn.send(new CreateStackCommand({ StackName: 'e2e-bucket', TemplateBody: tpl({ Data: { Type: 'AWS::S3::Bucket' } }, { Outputs: { Name: { Value: { Ref: 'Data' } } } }) }));
     await waitUntilStackCreateComplete({ client: cfn, ...wait }, { StackName: 'e2e-bucket' });
-    const { Name } = await outputs('e2e-bucket');
+    const { Name } = await outputs(cfn, 'e2e-bucket');
     expect(Name).toMatch(/^e2e-bucket-data-[a-z0-9]{12}$/);
     await s3.send(new PutObjectCommand({ Bucket: Name, Key: 'keep.txt', Body: 'x' }));
     await cfn.send(new DeleteStackCommand({ StackName: 'e2e-bucket' }));
@@ -256,7 +243,7 @@ describe('SSM parameters, wait conditions and stored types', () => {
 });
 
 describe('strict resources', () => {
-  it('fails stored types with a clear reason while real ones deploy', async () => {
+  it('fails stored types with a clear reason while real ones deploy', async ({ server: t, cloudformation: cfn, s3tables: s3t, s3, ssm }) => {
     const strict = await startTestServer({ strictResources: true });
     try {
       const client = cfnClient(strict);

@@ -17,22 +17,13 @@ import {
   GetBucketWebsiteCommand,
   GetPublicAccessBlockCommand,
   HeadBucketCommand,
-  PutObjectCommand,
-  S3Client,
+  PutObjectCommand
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
+import { describe, expect, it } from '../../helpers/fixture.js';
+import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
 import type { ResolvedProperties } from '../../../src/services/cloudformation/resources/types.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { rejection, resourceContext } from './context.js';
 
-let t: TestServer;
-let s3: S3Client;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
-});
-afterAll(async () => t.stop());
 
 const bucket = providerFor('AWS::S3::Bucket').provider!;
 const policy = providerFor('AWS::S3::BucketPolicy').provider!;
@@ -52,7 +43,7 @@ const STAGING: ResolvedProperties = {
 };
 
 describe('AWS::S3::Bucket', () => {
-  it("creates the CDK bootstrap's staging bucket with its configuration and AWS's attributes", async () => {
+  it("creates the CDK bootstrap's staging bucket with its configuration and AWS's attributes", async ({ server: t, s3 }) => {
     const rc = resourceContext(t, 'AWS::S3::Bucket', 'StagingBucket', { stackName: 'CDKToolkit' });
     const state = await bucket.create(rc, STAGING);
     const name = 'cdk-hnb659fds-assets-000000000000-us-east-1';
@@ -115,7 +106,7 @@ describe('AWS::S3::Bucket', () => {
     await expect(bucket.delete(rc, STAGING, state)).resolves.toBeUndefined();
   });
 
-  it('generates lower-case names, updates configurations in place and removes dropped ones', async () => {
+  it('generates lower-case names, updates configurations in place and removes dropped ones', async ({ server: t, s3 }) => {
     const rc = resourceContext(t, 'AWS::S3::Bucket', 'DataBucket', { stackName: 'My-App-Stack' });
     const props: ResolvedProperties = {
       VersioningConfiguration: { Status: 'Enabled' },
@@ -144,7 +135,7 @@ describe('AWS::S3::Bucket', () => {
     expect((await s3.send(new GetBucketVersioningCommand({ Bucket: name }))).Status).toBe('Suspended');
   });
 
-  it('refuses a name that exists, validates, and removes the bucket when a configuration fails', async () => {
+  it('refuses a name that exists, validates, and removes the bucket when a configuration fails', async ({ server: t, s3 }) => {
     await s3.send(new CreateBucketCommand({ Bucket: 'already-here' }));
     const rc = resourceContext(t, 'AWS::S3::Bucket', 'B');
     const taken = await rejection(bucket.create(rc, { BucketName: 'already-here' }));

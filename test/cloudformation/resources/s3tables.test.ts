@@ -25,21 +25,12 @@ import {
   S3TablesClient,
   type IcebergMetadata,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
+import { describe, expect, it } from '../../helpers/fixture.js';
+import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
 import type { ResolvedProperties, ResourceState } from '../../../src/services/cloudformation/resources/types.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import type { TestServer } from '../../helpers/server.js';
 import { rejection, resourceContext } from './context.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
-let s3: S3Client;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
-  s3 = new S3Client({ ...t.clientConfig, maxAttempts: 1 });
-});
-afterAll(async () => t.stop());
 
 function p(type: string) {
   const found = providerFor(`AWS::S3Tables::${type}`);
@@ -47,7 +38,7 @@ function p(type: string) {
   return found.provider!;
 }
 
-const rc = (type: string, id: string) => resourceContext(t, `AWS::S3Tables::${type}`, id);
+const rc = (t: TestServer, type: string, id: string) => resourceContext(t, `AWS::S3Tables::${type}`, id);
 
 async function status(promise: Promise<unknown>): Promise<string> {
   return (await rejection(promise)).name;
@@ -55,12 +46,12 @@ async function status(promise: Promise<unknown>): Promise<string> {
 
 const KMS = 'arn:aws:kms:us-east-1:000000000000:key/11111111-2222-3333-4444-555555555555';
 
-async function bucket(name: string, extra: ResolvedProperties = {}): Promise<ResourceState> {
-  return p('TableBucket').create(rc('TableBucket', 'Bucket'), { TableBucketName: name, ...extra });
+async function bucket(t: TestServer, name: string, extra: ResolvedProperties = {}): Promise<ResourceState> {
+  return p('TableBucket').create(rc(t, 'TableBucket', 'Bucket'), { TableBucketName: name, ...extra });
 }
 
 describe('AWS::S3Tables::TableBucket', () => {
-  it('creates with every configuration, updates each in place and deletes', async () => {
+  it('creates with every configuration, updates each in place and deletes', async ({ server: t, s3tables: s3t, s3 }) => {
     const props: ResolvedProperties = {
       TableBucketName: 'cfn-lakehouse',
       EncryptionConfiguration: { SSEAlgorithm: 'aws:kms', KMSKeyArn: KMS },
@@ -69,7 +60,7 @@ describe('AWS::S3Tables::TableBucket', () => {
       MetricsConfiguration: { Status: 'Enabled' },
       Tags: [{ Key: 'team', Value: 'data' }],
     };
-    const context = rc('TableBucket', 'Lakehouse');
+    const context = rc(t, 'TableBucket', 'Lakehouse');
     const state = await p('TableBucket').create(context, props);
     const arn = 'arn:aws:s3tables:us-east-1:000000000000:bucket/cfn-lakehouse';
     expect(state).toEqual({ physicalId: arn, attributes: { TableBucketARN: arn } });
@@ -89,7 +80,7 @@ describe('AWS::S3Tables::TableBucket', () => {
     await s3t.send(new GetTableBucketMetricsConfigurationCommand({ tableBucketARN: arn }));
     expect((await s3t.send(new ListTagsForResourceCommand({ resourceArn: arn }))).tags).toEqual({ team: 'data' });
 
-    const dest = await bucket('cfn-replica');
+    const dest = await bucket(t, 'cfn-replica');
     const next: ResolvedProperties = {
       TableBucketName: 'cfn-lakehouse',
       StorageClassConfiguration: { StorageClass: 'STANDARD' },
@@ -130,21 +121,21 @@ describe('AWS::S3Tables::TableBucket', () => {
     await expect(p('TableBucket').delete(context, last, state)).resolves.toBeUndefined();
   });
 
-  it('fails with the service error on a bad name or a taken one, and validates properties first', async () => {
-    const bad = await rejection(bucket('Bad_Name'));
+  it('fails with the service error on a bad name or a taken one, and validates properties first', async ({ server: t, s3tables: s3t, s3 }) => {
+    const bad = await rejection(bucket(t, 'Bad_Name'));
     expect(bad.code).toBe('BadRequestException');
-    await bucket('cfn-taken');
-    expect((await rejection(bucket('cfn-taken'))).code).toBe('ConflictException');
-    const extra = await rejection(bucket('cfn-extra', { Encryption: {} }));
+    await bucket(t, 'cfn-taken');
+    expect((await rejection(bucket(t, 'cfn-taken'))).code).toBe('ConflictException');
+    const extra = await rejection(bucket(t, 'cfn-extra', { Encryption: {} }));
     expect(extra.message).toBe('Properties validation failed for resource Bucket with message: #: extraneous key [Encryption] is not permitted');
     expect(await status(s3t.send(new GetTableBucketCommand({ tableBucketARN: 'arn:aws:s3tables:us-east-1:000000000000:bucket/cfn-extra' })))).toBe(
       'NotFoundException',
     );
   });
 
-  it('deletes the new bucket again when a later step fails', async () => {
+  it('deletes the new bucket again when a later step fails', async ({ server: t, s3tables: s3t, s3 }) => {
     const err = await rejection(
-      bucket('cfn-rollback', { ReplicationConfiguration: { Role: 'r', Rules: [{ Destinations: [{ DestinationTableBucketARN: 'arn:aws:s3tables:us-east-1:000000000000:bucket/cfn-rollback' }] }] } }),
+      bucket(t, 'cfn-rollback', { ReplicationConfiguration: { Role: 'r', Rules: [{ Destinations: [{ DestinationTableBucketARN: 'arn:aws:s3tables:us-east-1:000000000000:bucket/cfn-rollback' }] }] } }),
     );
     expect(err.code).toBe('BadRequestException');
     expect(
@@ -181,7 +172,7 @@ const ICEBERG_API: IcebergMetadata = {
   properties: { 'write.format.default': 'parquet' },
 };
 
-async function metadataJson(tableArn: string): Promise<Record<string, unknown>> {
+async function metadataJson(s3t: S3TablesClient, s3: S3Client, tableArn: string): Promise<Record<string, unknown>> {
   const got = await s3t.send(new GetTableCommand({ tableArn }));
   const [, bucketName, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(got.metadataLocation!)!;
   const obj = await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }));
@@ -194,13 +185,13 @@ function comparable(meta: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('AWS::S3Tables::Namespace and Table', () => {
-  it('creates a table whose metadata.json is the one the API writes, renames it in place and deletes it', async () => {
-    const b = await bucket('cfn-tables');
-    const nsContext = rc('Namespace', 'Sales');
+  it('creates a table whose metadata.json is the one the API writes, renames it in place and deletes it', async ({ server: t, s3tables: s3t, s3 }) => {
+    const b = await bucket(t, 'cfn-tables');
+    const nsContext = rc(t, 'Namespace', 'Sales');
     const ns = await p('Namespace').create(nsContext, { TableBucketARN: b.physicalId, Namespace: 'sales' });
     expect(ns).toEqual({ physicalId: `${b.physicalId}|sales`, attributes: {} });
     expect((await s3t.send(new GetNamespaceCommand({ tableBucketARN: b.physicalId, namespace: 'sales' }))).namespace).toEqual(['sales']);
-    await p('Namespace').create(rc('Namespace', 'Archive'), { TableBucketARN: b.physicalId, Namespace: 'archive' });
+    await p('Namespace').create(rc(t, 'Namespace', 'Archive'), { TableBucketARN: b.physicalId, Namespace: 'archive' });
 
     const props: ResolvedProperties = {
       TableBucketARN: b.physicalId,
@@ -212,7 +203,7 @@ describe('AWS::S3Tables::Namespace and Table', () => {
       SnapshotManagement: { Status: 'enabled', MinSnapshotsToKeep: 2, MaxSnapshotAgeHours: '48' },
       Tags: [{ Key: 'owner', Value: 'sales' }],
     };
-    const context = rc('Table', 'Orders');
+    const context = rc(t, 'Table', 'Orders');
     const state = await p('Table').create(context, props);
     const got = await s3t.send(new GetTableCommand({ tableArn: state.physicalId }));
     expect(state.attributes).toEqual({ TableARN: got.tableARN, WarehouseLocation: got.warehouseLocation, VersionToken: got.versionToken });
@@ -221,8 +212,8 @@ describe('AWS::S3Tables::Namespace and Table', () => {
     const viaApi = await s3t.send(
       new CreateTableCommand({ tableBucketARN: b.physicalId, namespace: 'archive', name: 'orders_api', format: 'ICEBERG', metadata: { iceberg: ICEBERG_API } }),
     );
-    const fromTemplate = await metadataJson(state.physicalId);
-    expect(comparable(fromTemplate)).toEqual(comparable(await metadataJson(viaApi.tableARN!)));
+    const fromTemplate = await metadataJson(s3t, s3, state.physicalId);
+    expect(comparable(fromTemplate)).toEqual(comparable(await metadataJson(s3t, s3, viaApi.tableARN!)));
     expect((fromTemplate.schemas as { fields: unknown[] }[])[0]!.fields).toHaveLength(4);
 
     const maintenance = await s3t.send(new GetTableMaintenanceConfigurationCommand({ tableBucketARN: b.physicalId, namespace: 'sales', name: 'orders' }));
@@ -245,7 +236,7 @@ describe('AWS::S3Tables::Namespace and Table', () => {
     expect((await s3t.send(new ListTagsForResourceCommand({ resourceArn: state.physicalId }))).tags).toEqual({});
 
     // A bucket with namespaces left cannot be deleted: the service's error, as the real handler reports.
-    expect((await rejection(p('TableBucket').delete(rc('TableBucket', 'B'), {}, b))).code).toBe('BadRequestException');
+    expect((await rejection(p('TableBucket').delete(rc(t, 'TableBucket', 'B'), {}, b))).code).toBe('BadRequestException');
 
     await p('Table').delete(context, next, updated);
     expect(await status(s3t.send(new GetTableCommand({ tableArn: state.physicalId })))).toBe('NotFoundException');
@@ -253,11 +244,11 @@ describe('AWS::S3Tables::Namespace and Table', () => {
     expect(await status(s3t.send(new GetNamespaceCommand({ tableBucketARN: b.physicalId, namespace: 'sales' })))).toBe('NotFoundException');
   });
 
-  it('maps IcebergSchemaV2 (nested types, identifier fields, format version 3) onto the API input', async () => {
-    const b = await bucket('cfn-v2');
-    await p('Namespace').create(rc('Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'v2' });
+  it('maps IcebergSchemaV2 (nested types, identifier fields, format version 3) onto the API input', async ({ server: t, s3tables: s3t, s3 }) => {
+    const b = await bucket(t, 'cfn-v2');
+    await p('Namespace').create(rc(t, 'Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'v2' });
     const address = { type: 'struct', fields: [{ id: 3, name: 'city', type: 'string', required: false }] };
-    const state = await p('Table').create(rc('Table', 'Customers'), {
+    const state = await p('Table').create(rc(t, 'Table', 'Customers'), {
       TableBucketARN: b.physicalId,
       Namespace: 'v2',
       TableName: 'customers',
@@ -297,27 +288,27 @@ describe('AWS::S3Tables::Namespace and Table', () => {
         },
       }),
     );
-    const fromTemplate = await metadataJson(state.physicalId);
+    const fromTemplate = await metadataJson(s3t, s3, state.physicalId);
     expect(fromTemplate['format-version']).toBe(3);
-    expect(comparable(fromTemplate)).toEqual(comparable(await metadataJson(viaApi.tableARN!)));
+    expect(comparable(fromTemplate)).toEqual(comparable(await metadataJson(s3t, s3, viaApi.tableARN!)));
   });
 
-  it('creates tables without metadata, refuses both metadata forms, and cleans up when maintenance fails', async () => {
-    const b = await bucket('cfn-more');
-    await p('Namespace').create(rc('Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'raw' });
+  it('creates tables without metadata, refuses both metadata forms, and cleans up when maintenance fails', async ({ server: t, s3tables: s3t, s3 }) => {
+    const b = await bucket(t, 'cfn-more');
+    await p('Namespace').create(rc(t, 'Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'raw' });
     const base = { TableBucketARN: b.physicalId, Namespace: 'raw', OpenTableFormat: 'ICEBERG' };
-    const plain = await p('Table').create(rc('Table', 'Plain'), { ...base, TableName: 'events', WithoutMetadata: 'Yes' });
+    const plain = await p('Table').create(rc(t, 'Table', 'Plain'), { ...base, TableName: 'events', WithoutMetadata: 'Yes' });
     expect((await s3t.send(new GetTableCommand({ tableArn: plain.physicalId }))).metadataLocation).toBeUndefined();
 
     const both = await rejection(
-      p('Table').create(rc('Table', 'Both'), { ...base, TableName: 'both', WithoutMetadata: 'Yes', IcebergMetadata: ICEBERG_TEMPLATE }),
+      p('Table').create(rc(t, 'Table', 'Both'), { ...base, TableName: 'both', WithoutMetadata: 'Yes', IcebergMetadata: ICEBERG_TEMPLATE }),
     );
     expect(both.message).toMatch(/^Properties validation failed for resource Both with message: .*mutually exclusive/);
-    const missing = await rejection(p('Table').create(rc('Table', 'Missing'), { ...base, TableName: 'x', OpenTableFormat: 'DELTA' }));
+    const missing = await rejection(p('Table').create(rc(t, 'Table', 'Missing'), { ...base, TableName: 'x', OpenTableFormat: 'DELTA' }));
     expect(missing.message).toBe('Properties validation failed for resource Missing with message: #/OpenTableFormat: DELTA is not a valid enum value');
 
     const small = await rejection(
-      p('Table').create(rc('Table', 'Small'), { ...base, TableName: 'small', Compaction: { TargetFileSizeMB: 10 } }),
+      p('Table').create(rc(t, 'Table', 'Small'), { ...base, TableName: 'small', Compaction: { TargetFileSizeMB: 10 } }),
     );
     expect(small.code).toBe('BadRequestException');
     const tables = await s3t.send(new ListTablesCommand({ tableBucketARN: b.physicalId, namespace: 'raw' }));
@@ -331,17 +322,17 @@ describe('AWS::S3Tables::TableBucketPolicy and TablePolicy', () => {
     Statement: [{ Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::000000000000:root' }, Action: action, Resource: '*' }],
   });
 
-  it('puts, replaces and deletes both policies; refuses a second one', async () => {
-    const b = await bucket('cfn-policies');
-    await p('Namespace').create(rc('Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'ns' });
-    const tbl = await p('Table').create(rc('Table', 'T'), {
+  it('puts, replaces and deletes both policies; refuses a second one', async ({ server: t, s3tables: s3t, s3 }) => {
+    const b = await bucket(t, 'cfn-policies');
+    await p('Namespace').create(rc(t, 'Namespace', 'N'), { TableBucketARN: b.physicalId, Namespace: 'ns' });
+    const tbl = await p('Table').create(rc(t, 'Table', 'T'), {
       TableBucketARN: b.physicalId,
       Namespace: 'ns',
       TableName: 'tbl',
       OpenTableFormat: 'ICEBERG',
     });
 
-    const bpContext = rc('TableBucketPolicy', 'BucketPolicy');
+    const bpContext = rc(t, 'TableBucketPolicy', 'BucketPolicy');
     const bp = await p('TableBucketPolicy').create(bpContext, { TableBucketARN: b.physicalId, ResourcePolicy: doc('s3tables:GetTable') });
     expect(bp).toEqual({ physicalId: b.physicalId, attributes: {} });
     const stored = await s3t.send(new GetTableBucketPolicyCommand({ tableBucketARN: b.physicalId }));
@@ -355,7 +346,7 @@ describe('AWS::S3Tables::TableBucketPolicy and TablePolicy', () => {
     });
     expect(JSON.parse((await s3t.send(new GetTableBucketPolicyCommand({ tableBucketARN: b.physicalId }))).resourcePolicy!)).toEqual(doc('s3tables:*'));
 
-    const tpContext = rc('TablePolicy', 'TablePolicy');
+    const tpContext = rc(t, 'TablePolicy', 'TablePolicy');
     const tp = await p('TablePolicy').create(tpContext, { TableARN: tbl.physicalId, ResourcePolicy: doc('s3tables:GetTableData') });
     expect(tp).toEqual({
       physicalId: tbl.physicalId,

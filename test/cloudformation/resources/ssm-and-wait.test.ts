@@ -3,24 +3,16 @@
  * checked through @aws-sdk/client-ssm: the parameter appears, changes version and tags in place,
  * fails on a name taken outside the stack, and disappears; wait conditions complete at once.
  */
-import { GetParameterCommand, ListTagsForResourceCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { GetParameterCommand, ListTagsForResourceCommand, PutParameterCommand} from '@aws-sdk/client-ssm';
+import { describe, expect, it } from '../../helpers/fixture.js';
+import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
 import { rejection, resourceContext } from './context.js';
 
-let t: TestServer;
-let ssm: SSMClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  ssm = new SSMClient(t.clientConfig);
-});
-afterAll(async () => t.stop());
 
 const param = providerFor('AWS::SSM::Parameter').provider!;
 
 describe('AWS::SSM::Parameter', () => {
-  it('creates, updates in place (new version, tags) and deletes the real parameter', async () => {
+  it('creates, updates in place (new version, tags) and deletes the real parameter', async ({ server: t, ssm }) => {
     const rc = resourceContext(t, 'AWS::SSM::Parameter', 'CdkBootstrapVersion');
     const props = { Type: 'String', Name: '/cdk-bootstrap/hnb659fds/version', Value: '33', Tags: { owner: 'cdk' } };
     const state = await param.create(rc, props);
@@ -50,14 +42,14 @@ describe('AWS::SSM::Parameter', () => {
     await expect(param.delete(rc, next, updated)).resolves.toBeUndefined();
   });
 
-  it('generates CFN-<logicalId>-<random> names when Name is absent', async () => {
+  it('generates CFN-<logicalId>-<random> names when Name is absent', async ({ server: t, ssm }) => {
     const rc = resourceContext(t, 'AWS::SSM::Parameter', 'Endpoint');
     const state = await param.create(rc, { Type: 'StringList', Value: 'a,b' });
     expect(state.physicalId).toMatch(/^CFN-Endpoint-[A-Za-z0-9]{12}$/);
     expect((await ssm.send(new GetParameterCommand({ Name: state.physicalId }))).Parameter?.Value).toBe('a,b');
   });
 
-  it('fails on a name already taken and on invalid properties, creating nothing', async () => {
+  it('fails on a name already taken and on invalid properties, creating nothing', async ({ server: t, ssm }) => {
     await ssm.send(new PutParameterCommand({ Name: '/taken', Value: 'outside', Type: 'String' }));
     const rc = resourceContext(t, 'AWS::SSM::Parameter', 'Taken');
     const taken = await rejection(param.create(rc, { Type: 'String', Name: '/taken', Value: 'mine' }));
@@ -73,7 +65,7 @@ describe('AWS::SSM::Parameter', () => {
 });
 
 describe('wait conditions', () => {
-  it('gives the handle a presigned-looking URL and completes the condition at once', async () => {
+  it('gives the handle a presigned-looking URL and completes the condition at once', async ({ server: t, ssm }) => {
     const handle = providerFor('AWS::CloudFormation::WaitConditionHandle');
     expect(handle.stored).toBe(false);
     const rc = resourceContext(t, 'AWS::CloudFormation::WaitConditionHandle', 'Handle');

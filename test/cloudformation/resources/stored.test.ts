@@ -7,19 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerFor } from '../../../src/services/cloudformation/resources/index.js';
+import { describe, expect, it } from '../../helpers/fixture.js';
+import { providerFor, realResourceTypes } from '../../../src/services/cloudformation/resources/registry.js';
+import { storedReason } from '../../../src/services/cloudformation/resources/stored.js';
+import { isKnownType } from '../../../src/services/cloudformation/spec/resource-types.js';
 import type { ResolvedProperties } from '../../../src/services/cloudformation/resources/types.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import type { TestServer } from '../../helpers/server.js';
 import { ACCOUNT, rejection, resourceContext } from './context.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => t.stop());
 
-function create(type: string, logicalId: string, props: ResolvedProperties, opts: { strict?: boolean; stackName?: string } = {}) {
+function create(t: TestServer, type: string, logicalId: string, props: ResolvedProperties, opts: { strict?: boolean; stackName?: string } = {}) {
   const found = providerFor(type);
   expect(found.stored).toBe(true);
   return found.provider!.create(resourceContext(t, type, logicalId, opts), props);
@@ -28,64 +25,66 @@ function create(type: string, logicalId: string, props: ResolvedProperties, opts
 const TRUST = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }] };
 
 describe('registry', () => {
-  it('says which types are real, stored or unrecognized', () => {
-    expect(providerFor('AWS::SSM::Parameter')).toMatchObject({ stored: false, unrecognized: false });
-    expect(providerFor('AWS::CDK::Metadata')).toMatchObject({ stored: false, unrecognized: false });
+  it('says which types are real and which stored; the spec says which exist', () => {
+    expect(providerFor('AWS::SSM::Parameter')).toMatchObject({ stored: false });
+    expect(providerFor('AWS::CDK::Metadata')).toMatchObject({ stored: false });
     const role = providerFor('AWS::IAM::Role');
-    expect(role).toMatchObject({ stored: true, unrecognized: false });
-    expect(role.provider?.type).toBe('AWS::IAM::Role');
-    expect(role.storedReason).toMatch(/stored, not run/);
-    expect(providerFor('Custom::Anything')).toMatchObject({ stored: true, unrecognized: false });
-    expect(providerFor('AWS::Nope::Thing')).toEqual({ stored: false, unrecognized: true });
-    expect(providerFor('aws::iam::role').unrecognized).toBe(true);
+    expect(role.stored).toBe(true);
+    expect(role.provider.type).toBe('AWS::IAM::Role');
+    expect(storedReason('AWS::IAM::Role')).toMatch(/stored, not run/);
+    expect(providerFor('Custom::Anything')).toMatchObject({ stored: true });
+    expect(isKnownType('Custom::Anything')).toBe(true);
+    expect(isKnownType('AWS::Nope::Thing')).toBe(false);
+    expect(isKnownType('aws::iam::role')).toBe(false);
+    expect(realResourceTypes().filter((type) => !isKnownType(type))).toEqual([]);
   });
 });
 
 describe('validation', () => {
-  it('reports a missing required key and an extraneous key like CloudFormation', async () => {
-    const missing = await rejection(create('AWS::IAM::Role', 'MyRole', {}));
+  it('reports a missing required key and an extraneous key like CloudFormation', async ({ server: t }) => {
+    const missing = await rejection(create(t, 'AWS::IAM::Role', 'MyRole', {}));
     expect(missing.message).toBe('Properties validation failed for resource MyRole with message: #: required key [AssumeRolePolicyDocument] not found');
     expect(missing.constructor.name).toBe('ResourceFailure');
-    const extra = await rejection(create('AWS::IAM::Role', 'MyRole', { AssumeRolePolicyDocument: TRUST, RoleNme: 'typo' }));
+    const extra = await rejection(create(t, 'AWS::IAM::Role', 'MyRole', { AssumeRolePolicyDocument: TRUST, RoleNme: 'typo' }));
     expect(extra.message).toBe('Properties validation failed for resource MyRole with message: #: extraneous key [RoleNme] is not permitted');
   });
 
-  it('lists several violations in brackets', async () => {
-    const err = await rejection(create('AWS::Lambda::Function', 'Fn', { Runtime: 'nodejs20.x' }));
+  it('lists several violations in brackets', async ({ server: t }) => {
+    const err = await rejection(create(t, 'AWS::Lambda::Function', 'Fn', { Runtime: 'nodejs20.x' }));
     expect(err.message).toBe(
       'Properties validation failed for resource Fn with message: [#: required key [Code] not found, #: required key [Role] not found]',
     );
   });
 
-  it('checks types, enums, nested definitions and tags, accepting scalars written as strings', async () => {
-    const type = await rejection(create('AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, MaxSessionDuration: 'an hour' }));
+  it('checks types, enums, nested definitions and tags, accepting scalars written as strings', async ({ server: t }) => {
+    const type = await rejection(create(t, 'AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, MaxSessionDuration: 'an hour' }));
     expect(type.message).toMatch(/with message: #\/MaxSessionDuration: expected type: Integer, found: String$/);
-    await expect(create('AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, MaxSessionDuration: '3600' })).resolves.toBeDefined();
-    const list = await rejection(create('AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, ManagedPolicyArns: 'arn:x' }));
+    await expect(create(t, 'AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, MaxSessionDuration: '3600' })).resolves.toBeDefined();
+    const list = await rejection(create(t, 'AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, ManagedPolicyArns: 'arn:x' }));
     expect(list.message).toMatch(/#\/ManagedPolicyArns: expected type: JSONArray, found: String$/);
     const nested = await rejection(
-      create('AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, Policies: [{ PolicyName: 'p' }] }),
+      create(t, 'AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, Policies: [{ PolicyName: 'p' }] }),
     );
     expect(nested.message).toMatch(/#\/Policies\/0: required key \[PolicyDocument\] not found$/);
-    const tag = await rejection(create('AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, Tags: [{ Key: 'a' }] }));
+    const tag = await rejection(create(t, 'AWS::IAM::Role', 'R', { AssumeRolePolicyDocument: TRUST, Tags: [{ Key: 'a' }] }));
     expect(tag.message).toMatch(/#\/Tags\/0: required key \[Value\] not found$/);
-    const enumErr = await rejection(create('AWS::ECR::Repository', 'Repo', { ImageTagMutability: 'SOMETIMES' }));
+    const enumErr = await rejection(create(t, 'AWS::ECR::Repository', 'Repo', { ImageTagMutability: 'SOMETIMES' }));
     expect(enumErr.message).toMatch(/#\/ImageTagMutability: SOMETIMES is not a valid enum value$/);
-    const object = await rejection(create('AWS::ECR::Repository', 'Repo', { RepositoryName: { Ref: 'x' } }));
+    const object = await rejection(create(t, 'AWS::ECR::Repository', 'Repo', { RepositoryName: { Ref: 'x' } }));
     expect(object.message).toMatch(/#\/RepositoryName: expected type: String, found: JSONObject$/);
   });
 
-  it('requires ServiceToken on custom resources and accepts any other property', async () => {
-    const err = await rejection(create('Custom::Seed', 'Seed', { Rows: 3 }));
+  it('requires ServiceToken on custom resources and accepts any other property', async ({ server: t }) => {
+    const err = await rejection(create(t, 'Custom::Seed', 'Seed', { Rows: 3 }));
     expect(err.message).toBe('Properties validation failed for resource Seed with message: #: required key [ServiceToken] not found');
-    const ok = await create('Custom::Seed', 'Seed', { ServiceToken: 'arn:aws:lambda:us-east-1:000000000000:function:f', Rows: 3 });
+    const ok = await create(t, 'Custom::Seed', 'Seed', { ServiceToken: 'arn:aws:lambda:us-east-1:000000000000:function:f', Rows: 3 });
     expect(ok.physicalId).toMatch(/^test-stack-Seed-[A-Z0-9]{13}$/);
   });
 });
 
 describe('physical ids and attributes', () => {
-  it('IAM roles: Ref is the name, Arn includes the path, RoleId is AROA…', async () => {
-    const named = await create('AWS::IAM::Role', 'DeployRole', {
+  it('IAM roles: Ref is the name, Arn includes the path, RoleId is AROA…', async ({ server: t }) => {
+    const named = await create(t, 'AWS::IAM::Role', 'DeployRole', {
       AssumeRolePolicyDocument: TRUST,
       RoleName: 'cdk-hnb659fds-deploy-role-000000000000-us-east-1',
       Path: '/cdk/',
@@ -93,14 +92,14 @@ describe('physical ids and attributes', () => {
     expect(named.physicalId).toBe('cdk-hnb659fds-deploy-role-000000000000-us-east-1');
     expect(named.attributes.Arn).toBe(`arn:aws:iam::${ACCOUNT}:role/cdk/cdk-hnb659fds-deploy-role-000000000000-us-east-1`);
     expect(named.attributes.RoleId).toMatch(/^AROA[A-Z2-7]{17}$/);
-    const generated = await create('AWS::IAM::Role', 'FunctionServiceRole3C357FF2', { AssumeRolePolicyDocument: TRUST }, { stackName: 'a-rather-long-stack-name-for-testing-limits' });
+    const generated = await create(t, 'AWS::IAM::Role', 'FunctionServiceRole3C357FF2', { AssumeRolePolicyDocument: TRUST }, { stackName: 'a-rather-long-stack-name-for-testing-limits' });
     expect(generated.physicalId.length).toBeLessThanOrEqual(64);
     expect(generated.physicalId).toMatch(/^a-rather-long-stack-name-FunctionServiceRole3C357F-[A-Z0-9]{13}$/);
     expect(generated.attributes.Arn).toBe(`arn:aws:iam::${ACCOUNT}:role/${generated.physicalId}`);
   });
 
-  it('managed policies, ECR repositories, KMS keys and aliases', async () => {
-    const policy = await create('AWS::IAM::ManagedPolicy', 'Boundary', {
+  it('managed policies, ECR repositories, KMS keys and aliases', async ({ server: t }) => {
+    const policy = await create(t, 'AWS::IAM::ManagedPolicy', 'Boundary', {
       PolicyDocument: { Version: '2012-10-17', Statement: [] },
       ManagedPolicyName: 'cdk-hnb659fds-permissions-boundary-000000000000-us-east-1',
     });
@@ -108,40 +107,40 @@ describe('physical ids and attributes', () => {
     expect(policy.attributes).toMatchObject({ PolicyArn: policy.physicalId, DefaultVersionId: 'v1', IsAttachable: true, AttachmentCount: 0 });
     expect(policy.attributes.PolicyId).toMatch(/^ANPA[A-Z2-7]{17}$/);
 
-    const repo = await create('AWS::ECR::Repository', 'ContainerAssetsRepository', { RepositoryName: 'cdk-hnb659fds-container-assets' });
+    const repo = await create(t, 'AWS::ECR::Repository', 'ContainerAssetsRepository', { RepositoryName: 'cdk-hnb659fds-container-assets' });
     expect(repo.physicalId).toBe('cdk-hnb659fds-container-assets');
     expect(repo.attributes).toEqual({
       Arn: `arn:aws:ecr:us-east-1:${ACCOUNT}:repository/cdk-hnb659fds-container-assets`,
       RepositoryUri: `${ACCOUNT}.dkr.ecr.us-east-1.amazonaws.com/cdk-hnb659fds-container-assets`,
     });
-    const unnamed = await create('AWS::ECR::Repository', 'Repo', {}, { stackName: 'MyStack' });
+    const unnamed = await create(t, 'AWS::ECR::Repository', 'Repo', {}, { stackName: 'MyStack' });
     expect(unnamed.physicalId).toMatch(/^mystack-repo-[a-z0-9]{13}$/);
 
-    const key = await create('AWS::KMS::Key', 'Key', { KeyPolicy: { Version: '2012-10-17', Statement: [] } });
+    const key = await create(t, 'AWS::KMS::Key', 'Key', { KeyPolicy: { Version: '2012-10-17', Statement: [] } });
     expect(key.physicalId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(key.attributes).toEqual({ KeyId: key.physicalId, Arn: `arn:aws:kms:us-east-1:${ACCOUNT}:key/${key.physicalId}` });
-    const alias = await create('AWS::KMS::Alias', 'Alias', { AliasName: 'alias/cdk-hnb659fds-assets-key', TargetKeyId: key.physicalId });
+    const alias = await create(t, 'AWS::KMS::Alias', 'Alias', { AliasName: 'alias/cdk-hnb659fds-assets-key', TargetKeyId: key.physicalId });
     expect(alias.physicalId).toBe('alias/cdk-hnb659fds-assets-key');
   });
 
-  it('queues, topics, log groups, tables, VPCs and functions', async () => {
-    const queue = await create('AWS::SQS::Queue', 'Jobs', {}, { stackName: 'app' });
+  it('queues, topics, log groups, tables, VPCs and functions', async ({ server: t }) => {
+    const queue = await create(t, 'AWS::SQS::Queue', 'Jobs', {}, { stackName: 'app' });
     const queueName = queue.attributes.QueueName as string;
     expect(queueName).toMatch(/^app-Jobs-[A-Z0-9]{13}$/);
     expect(queue.physicalId).toBe(`https://sqs.us-east-1.amazonaws.com/${ACCOUNT}/${queueName}`);
     expect(queue.attributes.Arn).toBe(`arn:aws:sqs:us-east-1:${ACCOUNT}:${queueName}`);
-    const fifo = await create('AWS::SQS::Queue', 'Ordered', { FifoQueue: 'true' });
+    const fifo = await create(t, 'AWS::SQS::Queue', 'Ordered', { FifoQueue: 'true' });
     expect(fifo.attributes.QueueName).toMatch(/\.fifo$/);
 
-    const topic = await create('AWS::SNS::Topic', 'Alerts', { TopicName: 'alerts' });
+    const topic = await create(t, 'AWS::SNS::Topic', 'Alerts', { TopicName: 'alerts' });
     expect(topic.physicalId).toBe(`arn:aws:sns:us-east-1:${ACCOUNT}:alerts`);
     expect(topic.attributes).toEqual({ TopicArn: topic.physicalId, TopicName: 'alerts' });
 
-    const logs = await create('AWS::Logs::LogGroup', 'Logs', { LogGroupName: '/app/logs' });
+    const logs = await create(t, 'AWS::Logs::LogGroup', 'Logs', { LogGroupName: '/app/logs' });
     expect(logs.physicalId).toBe('/app/logs');
     expect(logs.attributes.Arn).toBe(`arn:aws:logs:us-east-1:${ACCOUNT}:log-group:/app/logs:*`);
 
-    const table = await create('AWS::DynamoDB::Table', 'Table', {
+    const table = await create(t, 'AWS::DynamoDB::Table', 'Table', {
       TableName: 'items',
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
       AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
@@ -150,12 +149,12 @@ describe('physical ids and attributes', () => {
     expect(table.attributes.Arn).toBe(`arn:aws:dynamodb:us-east-1:${ACCOUNT}:table/items`);
     expect(table.attributes.StreamArn).toMatch(new RegExp(`^arn:aws:dynamodb:us-east-1:${ACCOUNT}:table/items/stream/\\d{4}-`));
 
-    const vpc = await create('AWS::EC2::VPC', 'Vpc', { CidrBlock: '10.0.0.0/16' });
+    const vpc = await create(t, 'AWS::EC2::VPC', 'Vpc', { CidrBlock: '10.0.0.0/16' });
     expect(vpc.physicalId).toMatch(/^vpc-0[0-9a-f]{16}$/);
     expect(vpc.attributes).toMatchObject({ VpcId: vpc.physicalId, CidrBlock: '10.0.0.0/16' });
     expect(vpc.attributes.DefaultSecurityGroup).toMatch(/^sg-0[0-9a-f]{16}$/);
 
-    const fn = await create('AWS::Lambda::Function', 'Fn', {
+    const fn = await create(t, 'AWS::Lambda::Function', 'Fn', {
       Code: { ZipFile: 'exports.handler = async () => 1' },
       Role: `arn:aws:iam::${ACCOUNT}:role/r`,
       Runtime: 'nodejs20.x',
@@ -167,7 +166,7 @@ describe('physical ids and attributes', () => {
     expect(fn.attributes.Arn).toBe(`arn:aws:lambda:us-east-1:${ACCOUNT}:function:my-fn`);
   });
 
-  it('keeps ids and generated attributes on update; mirrors changed properties', async () => {
+  it('keeps ids and generated attributes on update; mirrors changed properties', async ({ server: t }) => {
     const found = providerFor('AWS::SSM::Document');
     const rc = resourceContext(t, 'AWS::SSM::Document', 'Doc');
     const first = await found.provider!.create(rc, { Content: { schemaVersion: '2.2' }, DocumentType: 'Command' });
@@ -181,8 +180,8 @@ describe('physical ids and attributes', () => {
 });
 
 describe('strict mode', () => {
-  it('refuses to store a resource but still deletes one', async () => {
-    const err = await rejection(create('AWS::SQS::Queue', 'Q', {}, { strict: true }));
+  it('refuses to store a resource but still deletes one', async ({ server: t }) => {
+    const err = await rejection(create(t, 'AWS::SQS::Queue', 'Q', {}, { strict: true }));
     expect(err.message).toMatch(/^Resource type AWS::SQS::Queue is not emulated by Overcast and --strict-resources/);
     const found = providerFor('AWS::SQS::Queue');
     await expect(found.provider!.delete(resourceContext(t, 'AWS::SQS::Queue', 'Q', { strict: true }), {}, { physicalId: 'x', attributes: {} })).resolves.toBeUndefined();
@@ -211,7 +210,7 @@ function flatten(v: unknown, lists: Set<string>): unknown {
 }
 
 describe('the CDK bootstrap template', () => {
-  it('validates and stores every non-S3, non-SSM resource it declares', async () => {
+  it('validates and stores every non-S3, non-SSM resource it declares', async ({ server: t }) => {
     const template = parse(readFileSync('node_modules/aws-cdk/lib/api/bootstrap/bootstrap-template.yaml', 'utf8')) as {
       Parameters: Record<string, { Type: string }>;
       Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
@@ -221,7 +220,7 @@ describe('the CDK bootstrap template', () => {
     for (const [id, res] of Object.entries(template.Resources)) {
       if (['AWS::S3::Bucket', 'AWS::S3::BucketPolicy', 'AWS::SSM::Parameter'].includes(res.Type)) continue;
       const props = flatten(res.Properties ?? {}, lists) as ResolvedProperties;
-      const state = await create(res.Type, id, props, { stackName: 'CDKToolkit' });
+      const state = await create(t, res.Type, id, props, { stackName: 'CDKToolkit' });
       expect(state.physicalId, id).toBeTruthy();
       if (res.Type === 'AWS::IAM::Role') expect(state.attributes.Arn).toMatch(/^arn:aws:iam::000000000000:role\//);
       seen.push(res.Type);

@@ -83,7 +83,7 @@ describe('rules', () => {
     Resources: { Q: { Type: 'AWS::SQS::Queue' } },
   };
   it('passes when assertions hold and skips rules whose condition is false', () => {
-    prepareTemplate(doc, [], env);
+    expect(Object.keys(prepareTemplate(doc, [], env).resources)).toEqual(['Q']);
   });
   it('refuses with the AssertDescription', () => {
     expectError(() => prepareTemplate(doc, [{ ParameterKey: 'Env', ParameterValue: 'prod' }], env), 'prod needs large');

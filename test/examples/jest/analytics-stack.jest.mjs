@@ -85,7 +85,7 @@ describe('the Analytics stack, under jest', () => {
       ['order_id', 'long', true],
       ['placed_at', 'timestamptz', false],
     ]);
-  });
+  }, 30_000); // synthesizing the CDK app under jest's ESM loader takes seconds on a busy machine
 
   it('rejects with a DeployStackError carrying the rollback reasons', async () => {
     // The same bucket name again, in another stack: the bucket fails and the stack rolls back.

@@ -7,11 +7,11 @@
  */
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import type { Ctx } from '../../../server/runtime.js';
-import { cfnRepo, stackData, versionOf, type ResourceVersion } from '../state.js';
-import type { Deployment } from './deploy.js';
+import { cfnRepo, stackData, versionOf, type ResourceVersion } from './state.js';
+import { stackOutputs, type Deployment } from './deployment.js';
 import { dynamicCauses, planningScope, planResource, type ResourcePlan } from './plan.js';
 import { stackTagsFor } from './stack-tags.js';
-import * as T from './template-port.js';
+import { resolveValue } from '../template/index.js';
 
 export interface StackChanges {
   resources: ResourcePlan[];
@@ -42,7 +42,7 @@ export function computeChanges(ctx: Ctx, stack: StackRow | undefined, d: Deploym
   for (const id of d.prepared.order) {
     const decl = d.prepared.resources[id];
     if (!decl) continue;
-    const props = (T.resolve(decl.properties ?? {}, scope, d.rctx) ?? {}) as Record<string, unknown>;
+    const props = (resolveValue(decl.properties ?? {}, scope, d.rctx) ?? {}) as Record<string, unknown>;
     const plan = planResource({
       resource: decl,
       props,
@@ -69,7 +69,7 @@ export function computeChanges(ctx: Ctx, stack: StackRow | undefined, d: Deploym
   let outputsChanged = true;
   if (stack) {
     try {
-      const now = T.outputs(d, scope);
+      const now = stackOutputs(d, scope);
       const before = stackData(stack).outputs ?? [];
       outputsChanged =
         now.length !== before.length ||

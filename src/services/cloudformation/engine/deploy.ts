@@ -6,40 +6,28 @@
  * exports checked, and the result committed in one transaction; then the update's cleanup phase
  * deletes replaced and removed resources. A failure hands over to rollback unless rollback is
  * disabled.
+ *
+ * deployOne is one long function on purpose: the four outcomes of a resource (create, keep,
+ * update, replace) and their events read best side by side.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { PreparedResource, ResolveScope } from '../template/types.js';
-import { resourceType } from '../spec.js';
-import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from '../state.js';
-import { deleteInOrder, type DeleteItem } from './deletion.js';
-import {
-  dropResource,
-  loadResources,
-  setPending,
-  resourceEvent,
-  setStackStatus,
-  target,
-  stateOf,
-  writeResource,
-  type LoadedResource,
-  type Op,
-} from './operation.js';
+import { resourceType } from '../spec/resource-types.js';
+import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from './state.js';
+import { deleteInOrder, type DeleteItem } from './delete-resources.js';
+import { dropResource, loadResources, setPending, resourceEvent, setStackStatus, target, stateOf, writeResource, type LoadedResource, type Op } from './operation.js';
 import { planResource, sameValue } from './plan.js';
-import { createResource, failureReason, ResourceError, storedReason, updateResource } from './resource-calls.js';
-import { runGraph } from './graph.js';
+import { storedReason } from '../resources/stored.js';
+import { ResourceFailure } from '../resources/types.js';
+import { createResource, failureReason, updateResource } from './resource-calls.js';
+import { runGraph } from './run-graph.js';
 import { stackTagsFor } from './stack-tags.js';
 import { turnTransaction } from './turn-transaction.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
 import { checkExports, commitExports } from './exports.js';
 import { policyRefusal } from './stack-policy.js';
-import * as T from './template-port.js';
-
-export interface Deployment extends T.Prepared {
-  template: string;
-  description: string | null;
-  /** The stack's new settings (outputs are filled in at commit). */
-  data: StackData;
-}
+import { stackOutputs, type Deployment } from './deployment.js';
+import { resolveValue } from '../template/index.js';
 
 export const REPLACEMENT_REASON = 'Requested update requires the creation of a new physical resource; hence creating one.';
 export const CREATION_INITIATED = 'Resource creation Initiated';
@@ -92,15 +80,15 @@ function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
   return {
     ref(id) {
       const v = live.get(id);
-      if (!v || v.physicalId === undefined) throw new ResourceError(`Resource ${id} is not available`);
+      if (!v || v.physicalId === undefined) throw new ResourceFailure(`Resource ${id} is not available`);
       return v.ref ?? v.physicalId;
     },
     getAtt(id, attr) {
       const v = live.get(id);
-      if (!v || v.physicalId === undefined) throw new ResourceError(`Resource ${id} is not available`);
+      if (!v || v.physicalId === undefined) throw new ResourceFailure(`Resource ${id} is not available`);
       const value = v.attributes[attr];
       if (value === undefined) {
-        throw new ResourceError(`Template error: resource ${id} does not support attribute type ${attr} in Fn::GetAtt`);
+        throw new ResourceFailure(`Template error: resource ${id} does not support attribute type ${attr} in Fn::GetAtt`);
       }
       return value;
     },
@@ -156,11 +144,11 @@ async function createOne(
 
 async function deployOne(s: RunState, id: string): Promise<void> {
   const { op, d } = s;
-  if (cancelled.has(op.stackId)) throw new ResourceError('Resource update cancelled');
+  if (cancelled.has(op.stackId)) throw new ResourceFailure('Resource update cancelled');
   const decl = d.prepared.resources[id]!;
   const current = s.existing.get(id);
   const cur = current && current.version.physicalId !== undefined && !current.row.status.startsWith('DELETE_') ? current.version : undefined;
-  const props = (T.resolve(decl.properties ?? {}, s.scope, d.rctx) ?? {}) as Record<string, unknown>;
+  const props = (resolveValue(decl.properties ?? {}, s.scope, d.rctx) ?? {}) as Record<string, unknown>;
   const stackTags = stackTagsFor(decl.type, d.data.tags);
   if (!cur) return createOne(s, decl, props, stackTags);
 
@@ -195,11 +183,11 @@ async function deployOne(s: RunState, id: string): Promise<void> {
   }
   const replacing = plan.typeChanged === true || plan.replacement === 'True';
   const refusal = policyRefusal(op.journal.policy, replacing ? 'Update:Replace' : 'Update:Modify', id, cur.type);
-  if (refusal) throw new ResourceError(refusal);
+  if (refusal) throw new ResourceFailure(refusal);
   if (replacing) {
     const name = plan.typeChanged ? undefined : customNameConflict(decl.type, cur.props, props);
     if (name !== undefined) {
-      throw new ResourceError(
+      throw new ResourceFailure(
         `CloudFormation cannot update a stack when a custom-named resource requires replacing. Rename ${name} and update the stack again.`,
       );
     }
@@ -307,7 +295,7 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
   let outputs: StoredOutput[] = [];
   if (failed.length === 0) {
     try {
-      outputs = T.outputs(d, s.scope);
+      outputs = stackOutputs(d, s.scope);
       checkExports(op, outputs);
     } catch (err) {
       stackReason = failureReason(err);

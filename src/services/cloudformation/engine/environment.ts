@@ -5,15 +5,9 @@
  * provider in-process, exports of the account and region, and availability zones.
  */
 import type { Ctx } from '../../../server/runtime.js';
+import { getParameter } from '../../ssm/provider.js';
 import type { PrepareEnvironment, PseudoParameters } from '../template/types.js';
-import { cfnRepo } from '../state.js';
-
-let ssm: typeof import('../../ssm/provider.js') | undefined;
-
-/** Loads the SSM provider once, on the first operation (SSM-typed parameters read through it). */
-export async function loadSsm(): Promise<void> {
-  ssm ??= await import('../../ssm/provider.js');
-}
+import { cfnRepo } from './state.js';
 
 /** AZ letters per region, as AWS exposes them to a typical account (us-east-1 has six). */
 const AZ_LETTERS: Record<string, string> = {
@@ -51,15 +45,13 @@ export function pseudoParameters(
 }
 
 export function ssmValue(ctx: Ctx, name: string): string | undefined {
-  if (!ssm) return undefined;
   try {
-    return ssm.getParameter(ctx, { Name: name, WithDecryption: true }).Parameter?.Value;
+    return getParameter(ctx, { Name: name, WithDecryption: true }).Parameter?.Value;
   } catch {
     return undefined;
   }
 }
 
-/** Call `loadSsm()` first (once per process) so SSM-typed parameters resolve. */
 export function prepareEnvironment(ctx: Ctx, pseudo: PseudoParameters): PrepareEnvironment {
   const repo = cfnRepo(ctx);
   return {

@@ -5,9 +5,9 @@
  * `Export X cannot be updated as it is in use by Y`, `Export X cannot be deleted as it is in use
  * by A and B`.
  */
-import type { StoredOutput } from '../state.js';
-import type { Op } from './operation.js';
-import { ResourceError } from './resource-calls.js';
+import type { StoredOutput } from './state.js';
+import { type Op } from './operation.js';
+import { ResourceFailure } from '../resources/types.js';
 
 /** `A`, `A and B`, `A, B and C` — how AWS lists importing stacks. */
 export function andList(names: string[]): string {
@@ -28,13 +28,13 @@ export function checkExports(op: Op, outputs: StoredOutput[]): void {
   for (const o of outputs) {
     if (o.exportName === undefined) continue;
     if (seen.has(o.exportName)) {
-      throw new ResourceError(`Template format error: duplicate Export names: ${o.exportName}`);
+      throw new ResourceFailure(`Template format error: duplicate Export names: ${o.exportName}`);
     }
     seen.add(o.exportName);
     const existing = op.repo.getExport(op.ctx.account, op.ctx.region, o.exportName);
     if (existing && existing.stack_id !== op.stackId) {
       const owner = op.repo.getStack(existing.stack_id)?.name ?? existing.stack_id;
-      throw new ResourceError(`Export with name ${o.exportName} is already exported by stack ${owner}`);
+      throw new ResourceFailure(`Export with name ${o.exportName} is already exported by stack ${owner}`);
     }
   }
   for (const old of op.repo.exportsOfStack(op.stackId)) {
@@ -42,7 +42,7 @@ export function checkExports(op: Op, outputs: StoredOutput[]): void {
     if (now && now.value === old.value) continue;
     const users = importers(op, old.name);
     if (users.length === 0) continue;
-    throw new ResourceError(
+    throw new ResourceFailure(
       now
         ? `Export ${old.name} cannot be updated as it is in use by ${andList(users)}`
         : `Export ${old.name} cannot be deleted as it is in use by ${andList(users)}`,

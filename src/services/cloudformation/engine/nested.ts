@@ -10,17 +10,18 @@
 import { randomUUID } from 'node:crypto';
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import type { ParameterInput } from '../template/types.js';
-import { ResourceFailure, type ResourceContext, type ResourceState } from '../resources/types.js';
-import { randomSuffix } from '../naming.js';
-import { cfnRepo, stackData, type OperationJournal, type StackData } from '../state.js';
-import { fetchTemplateUrl } from '../template-source.js';
+import { generatedName } from '../resources/physical-names.js';
+import { ResourceFailure, type NestedStacks, type ResourceContext, type ResourceState } from '../resources/types.js';
+import { stackArn } from './arns.js';
+import { cfnRepo, sameSettings, stackData, type OperationJournal, type StackData } from './state.js';
+import { fetchTemplateUrl } from './template-source.js';
 import { hasChanges } from './changes.js';
-import { runDelete } from './delete.js';
-import { runDeploy, type Deployment } from './deploy.js';
+import { runDelete } from './delete-stack.js';
+import { runDeploy } from './deploy.js';
+import { newJournal, prepareDeployment, type Deployment } from './deployment.js';
 import { EventLog } from './events.js';
-import { enqueue, guarded, openOp, setStackStatus } from './operation.js';
-import { sameSettings } from '../inputs.js';
-import { loadEngine, newJournal, prepareDeployment } from './start.js';
+import { openOp, setStackStatus } from './operation.js';
+import { enqueue, guarded } from './stack-queue.js';
 
 function parameterInputs(value: unknown): ParameterInput[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
@@ -108,12 +109,10 @@ function parentOf(rc: ResourceContext): StackRow {
   return parent;
 }
 
-export async function createNestedStack(rc: ResourceContext, props: Record<string, unknown>): Promise<ResourceState> {
-  await loadEngine();
+async function createNestedStack(rc: ResourceContext, props: Record<string, unknown>): Promise<ResourceState> {
   const parent = parentOf(rc);
   const text = await template(rc, props);
-  const name = `${rc.stackName}-${rc.logicalId}`.slice(0, 115) + `-${randomSuffix(12)}`;
-  const { stackArn } = await import('../naming.js');
+  const name = generatedName(rc, { max: 128, suffix: 12 });
   const id = stackArn(rc.ctx, name);
   const d = deployment(rc, { id, name }, text, props, parent);
   const repo = cfnRepo(rc.ctx);
@@ -139,7 +138,7 @@ export async function createNestedStack(rc: ResourceContext, props: Record<strin
     new EventLog(repo, id, name, undefined, journal.id).stack('CREATE_IN_PROGRESS', 'User Initiated');
   });
   const row = { id, name, account: rc.ctx.account, region: rc.ctx.region, op: null };
-  const op = openOp(rc.ctx.rt, row, journal);
+  const op = openOp(rc.ctx.rt, row, nestedStacks, journal);
   await enqueue(rc.ctx.rt, id, `create nested ${name}`, () => guarded(op, () => runDeploy(op, d, 'CREATE')));
   const child = repo.getStack(id)!;
   if (child.status === 'CREATE_COMPLETE') return stateOfChild(child);
@@ -148,12 +147,11 @@ export async function createNestedStack(rc: ResourceContext, props: Record<strin
   throw new ResourceFailure(`Embedded stack ${id} was not successfully created: ${reason}`);
 }
 
-export async function updateNestedStack(
+async function updateNestedStack(
   rc: ResourceContext,
   props: Record<string, unknown>,
   previous: { props: Record<string, unknown>; state: ResourceState },
 ): Promise<ResourceState> {
-  await loadEngine();
   const repo = cfnRepo(rc.ctx);
   const child = repo.getStack(previous.state.physicalId);
   if (!child || child.deleted_at !== null) return createNestedStack(rc, props);
@@ -163,7 +161,7 @@ export async function updateNestedStack(
   const d = deployment(rc, child, text, props, parent, before);
   if (!hasChanges(rc.ctx, child, d) && sameSettings(before, d.data)) return stateOfChild(child);
   const journal: OperationJournal = { id: randomUUID(), type: 'UPDATE', previous: { template: child.template, description: child.description, data: before } };
-  const op = openOp(rc.ctx.rt, child, journal);
+  const op = openOp(rc.ctx.rt, child, nestedStacks, journal);
   op.repo.tx(() => {
     op.repo.updateStack(child.id, { op: JSON.stringify(journal) });
     setStackStatus(op, 'UPDATE_IN_PROGRESS', 'User Initiated');
@@ -178,7 +176,7 @@ export async function updateNestedStack(
 
 async function removeChild(rc: ResourceContext, child: StackRow): Promise<StackRow> {
   const repo = cfnRepo(rc.ctx);
-  const op = openOp(rc.ctx.rt, child, newJournal('DELETE'));
+  const op = openOp(rc.ctx.rt, child, nestedStacks, newJournal('DELETE'));
   op.repo.tx(() => setStackStatus(op, 'DELETE_IN_PROGRESS', 'User Initiated'));
   await enqueue(rc.ctx.rt, child.id, `delete nested ${child.name}`, () =>
     guarded(op, () => runDelete(op, { previousStatus: child.status, previousReason: child.status_reason })),
@@ -186,8 +184,7 @@ async function removeChild(rc: ResourceContext, child: StackRow): Promise<StackR
   return repo.getStack(child.id)!;
 }
 
-export async function deleteNestedStack(rc: ResourceContext, _props: Record<string, unknown>, state: ResourceState): Promise<void> {
-  await loadEngine();
+async function deleteNestedStack(rc: ResourceContext, state: ResourceState): Promise<void> {
   const child = cfnRepo(rc.ctx).getStack(state.physicalId);
   if (!child || child.deleted_at !== null || child.status === 'DELETE_COMPLETE') return;
   const after = await removeChild(rc, child);
@@ -195,3 +192,10 @@ export async function deleteNestedStack(rc: ResourceContext, _props: Record<stri
     throw new ResourceFailure(`Embedded stack ${child.id} was not successfully deleted: ${childFailure(rc, after)}`);
   }
 }
+
+/** The engine's nested-stack operations, as every operation hands them to its resources. */
+export const nestedStacks: NestedStacks = {
+  create: createNestedStack,
+  update: updateNestedStack,
+  delete: deleteNestedStack,
+};

@@ -1,20 +1,12 @@
 /**
  * What every stack operation shares: its context (the stack, an internal service context for the
- * stack's account and region, the event log, strict mode), its writes of resource rows and
- * events, the per-stack queue that keeps two operations of one stack from interleaving, and the
- * guard that no operation ever leaves a stack `*_IN_PROGRESS` — whatever throws, the stack ends
- * in a terminal status.
- *
- * An operation's writes go through a write-behind buffer: they are queued in order and committed
- * together in one transaction at the end of the current turn of the event loop (or before any
- * read, or when the operation ends). A hundred resources created by in-process providers thus cost
- * a handful of commits instead of several hundred, while a provider that really waits (a nested
- * stack) still lets the events recorded so far reach the store at once.
+ * stack's account and region, the event log, strict mode, the nested-stack operations) and its
+ * writes of resource rows, journal entries, stack statuses and events — through the operation's
+ * write-behind buffer (write-buffer.ts).
  */
 import type { ResourceRow, StackRow } from '../../../store/cloudformation-repo.js';
-import type { CloudFormationRepo } from '../../../store/cloudformation-repo.js';
 import { internalCtx, type Ctx, type Runtime } from '../../../server/runtime.js';
-import type { ResourceState } from '../resources/types.js';
+import type { NestedStacks, ResourceState } from '../resources/types.js';
 import {
   cfnRepo,
   journalOf,
@@ -23,11 +15,10 @@ import {
   type OperationJournal,
   type PendingChange,
   type ResourceVersion,
-} from '../state.js';
+} from './state.js';
 import { EventLog, type EventInput } from './events.js';
+import { buffered, type BufferedRepo } from './write-buffer.js';
 import type { CallTarget } from './resource-calls.js';
-
-export type BufferedRepo = CloudFormationRepo & { flush(): void };
 
 export interface Op {
   rt: Runtime;
@@ -39,6 +30,8 @@ export interface Op {
   events: EventLog;
   journal: OperationJournal;
   strict: boolean;
+  /** The engine's nested-stack operations, handed to `AWS::CloudFormation::Stack` resources. */
+  nestedStacks: NestedStacks;
   /** The rows as last written by this operation (undefined: not read yet). */
   rows: Map<string, ResourceRow | null>;
   /** True once `rows` holds every row of the stack (a missing id then means no row). */
@@ -46,69 +39,12 @@ export interface Op {
   nextSeq?: number;
 }
 
-const READS = /^(get|list|find|next|last|exportsOf|importersOf|importsOf|stacksIn)/;
-
-/** Wraps a repository: writes are queued and committed together; a read commits the queue first. */
-export function buffered(base: CloudFormationRepo, rt: Runtime): BufferedRepo {
-  const queue: (() => void)[] = [];
-  let scheduled = false;
-  const flush = () => {
-    if (queue.length === 0) return;
-    const writes = queue.splice(0);
-    lastPut.clear();
-    base.tx(() => {
-      for (const w of writes) w();
-    });
-  };
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      try {
-        flush();
-      } catch (err) {
-        rt.log.error('cloudformation: writing operation state failed', err);
-      }
-    });
-  };
-  // The queue slot of the last putResource of each row, while no other write to the row follows:
-  // a later putResource of the same row makes it redundant (IN_PROGRESS then COMPLETE → one write).
-  const lastPut = new Map<string, number>();
-  const rowKey = (stackId: unknown, logicalId: unknown) => `${String(stackId)}\u0000${String(logicalId)}`;
-  const noop = () => {};
-  return new Proxy(base, {
-    get(target, prop) {
-      if (prop === 'flush') return flush;
-      const value = Reflect.get(target, prop) as unknown;
-      if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      // Queued writes keep their order, so a "transaction" is simply its writes in a row.
-      if (prop === 'tx') return (body: () => unknown) => body();
-      if (READS.test(prop)) {
-        return (...args: unknown[]) => {
-          flush();
-          return fn.apply(target, args);
-        };
-      }
-      return (...args: unknown[]) => {
-        if (prop === 'putResource') {
-          const row = args[0] as ResourceRow;
-          const key = rowKey(row.stack_id, row.logical_id);
-          const earlier = lastPut.get(key);
-          if (earlier !== undefined && earlier < queue.length) queue[earlier] = noop;
-          lastPut.set(key, queue.length);
-        } else if (prop === 'updateResource' || prop === 'deleteResource') {
-          lastPut.delete(rowKey(args[0], args[1]));
-        }
-        queue.push(() => fn.apply(target, args));
-        schedule();
-      };
-    },
-  }) as BufferedRepo;
-}
-
-export function openOp(rt: Runtime, stack: Pick<StackRow, 'id' | 'name' | 'account' | 'region' | 'op'>, journal?: OperationJournal): Op {
+export function openOp(
+  rt: Runtime,
+  stack: Pick<StackRow, 'id' | 'name' | 'account' | 'region' | 'op'>,
+  nestedStacks: NestedStacks,
+  journal?: OperationJournal,
+): Op {
   const ctx = internalCtx(rt, stack.account, stack.region, journal?.id ?? 'cloudformation');
   const repo = buffered(cfnRepo(ctx), rt);
   const j = journal ?? journalOf(stack) ?? { id: 'recovery', type: 'ROLLBACK' };
@@ -121,12 +57,13 @@ export function openOp(rt: Runtime, stack: Pick<StackRow, 'id' | 'name' | 'accou
     events: new EventLog(repo, stack.id, stack.name, j.token, j.id),
     journal: j,
     strict: rt.config.strictResources,
+    nestedStacks,
     rows: new Map(),
   };
 }
 
 export function target(op: Op, logicalId: string, type: string): CallTarget {
-  return { ctx: op.ctx, stackName: op.stackName, stackId: op.stackId, logicalId, type, strict: op.strict };
+  return { ctx: op.ctx, stackName: op.stackName, stackId: op.stackId, logicalId, type, strict: op.strict, nestedStacks: op.nestedStacks };
 }
 
 export function stateOf(v: ResourceVersion): ResourceState {
@@ -244,87 +181,4 @@ export function writeResource(op: Op, w: ResourceWrite): void {
 /** A resource event without touching the row (e.g. the old physical resource of a replacement). */
 export function resourceEvent(op: Op, e: EventInput): void {
   op.events.record(e);
-}
-
-// ---- per-stack queue
-
-const queues = new WeakMap<object, Map<string, Promise<void>>>();
-
-/**
- * Runs `task` after every operation already queued on the stack, in the background (after the
- * current request has been answered). Returns when the task has finished.
- */
-export function enqueue(rt: Runtime, stackId: string, name: string, task: () => Promise<void>): Promise<void> {
-  let perRt = queues.get(rt);
-  if (!perRt) {
-    perRt = new Map();
-    queues.set(rt, perRt);
-  }
-  const before = perRt.get(stackId) ?? Promise.resolve();
-  const run = before.then(() => rt.background.spawn(name, task));
-  perRt.set(stackId, run);
-  void run.finally(() => {
-    if (perRt!.get(stackId) === run) perRt!.delete(stackId);
-  });
-  return run;
-}
-
-/**
- * Resolves when the operations queued on the stack have finished, or after `timeoutMs`. Reads that
- * follow a write (a waiter's first DescribeStacks) use it so they see the operation's outcome.
- */
-export async function settled(rt: Runtime, stackId: string, timeoutMs = 10_000): Promise<void> {
-  const pending = queues.get(rt)?.get(stackId);
-  if (!pending) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    pending,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-      timer.unref();
-    }),
-  ]);
-  if (timer) clearTimeout(timer);
-}
-
-/** Whether an operation is queued or running on the stack in this process. */
-export function isBusy(rt: Runtime, stackId: string): boolean {
-  return queues.get(rt)?.has(stackId) ?? false;
-}
-
-const FAILED_STATE: Record<string, string> = {
-  CREATE_IN_PROGRESS: 'CREATE_FAILED',
-  ROLLBACK_IN_PROGRESS: 'ROLLBACK_FAILED',
-  DELETE_IN_PROGRESS: 'DELETE_FAILED',
-  UPDATE_IN_PROGRESS: 'UPDATE_FAILED',
-  UPDATE_COMPLETE_CLEANUP_IN_PROGRESS: 'UPDATE_COMPLETE',
-  UPDATE_ROLLBACK_IN_PROGRESS: 'UPDATE_ROLLBACK_FAILED',
-  UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS: 'UPDATE_ROLLBACK_COMPLETE',
-  IMPORT_IN_PROGRESS: 'IMPORT_ROLLBACK_FAILED',
-  IMPORT_ROLLBACK_IN_PROGRESS: 'IMPORT_ROLLBACK_FAILED',
-};
-
-/**
- * The last line of defence: if `body` throws, or returns with the stack still `*_IN_PROGRESS`,
- * the stack moves to the matching failed (or, for cleanups, complete) status.
- */
-export async function guarded(op: Op, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (err) {
-    op.rt.log.error(`cloudformation operation on ${op.stackName} failed`, err);
-  }
-  let row: StackRow | undefined;
-  try {
-    row = op.repo.getStack(op.stackId); // commits what the operation queued
-  } catch (err) {
-    op.rt.log.error(`cloudformation operation on ${op.stackName}: state not written`, err);
-    row = cfnRepo(op.ctx).getStack(op.stackId);
-  }
-  if (!row) return;
-  const terminal = FAILED_STATE[row.status];
-  if (terminal) {
-    setStackStatus(op, terminal, 'Internal failure: the operation stopped unexpectedly', { op: null });
-    op.repo.flush();
-  }
 }

@@ -7,11 +7,14 @@
  * replaced is unknown: it is resolved to a marker and reported as `Evaluation: Dynamic` with the
  * causing resource (`ResourceReference` for Ref, `ResourceAttribute` for GetAtt), so `Always` +
  * `Dynamic` gives `Replacement: Conditional`, as AWS reports it (reference §2.5, §6).
+ *
+ * planResource is one long function on purpose: the decision table of one resource's change (type,
+ * properties, policies, tags) reads best in one place.
  */
 import type { Change, ResourceChangeDetail, Tag } from '@aws-sdk/client-cloudformation';
-import { replacementOf, resourceType } from '../spec.js';
+import { replacementOf, resourceType } from '../spec/resource-types.js';
 import type { PreparedResource, ResolveScope } from '../template/types.js';
-import type { ResourceVersion, StoredParameter } from '../state.js';
+import type { ResourceVersion, StoredParameter } from './state.js';
 import { mergeTags } from './stack-tags.js';
 
 const MARK = '\u0000overcast-dynamic:';

@@ -6,11 +6,13 @@
  */
 import type { Runtime } from '../../../server/runtime.js';
 import type { StackSummaryRow } from '../../../store/cloudformation-repo.js';
-import { runDelete } from './delete.js';
+import { runDelete } from './delete-stack.js';
 import { runCleanup } from './deploy.js';
-import { guarded, openOp, setStackStatus } from './operation.js';
+import { openOp, setStackStatus } from './operation.js';
+import { guarded } from './stack-queue.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
-import { loadEngine } from './start.js';
+import { nestedStacks } from './nested.js';
+import { cfnRepo } from './state.js';
 
 export const RESTART_REASON = 'Overcast restarted while this operation was in progress';
 
@@ -25,14 +27,12 @@ function depth(row: StackSummaryRow, byId: Map<string, StackSummaryRow>): number
 }
 
 export async function recoverStacks(rt: Runtime, stuck: StackSummaryRow[]): Promise<void> {
-  await loadEngine();
   const byId = new Map(stuck.map((s) => [s.id, s]));
   const ordered = [...stuck].sort((a, b) => depth(b, byId) - depth(a, byId));
   for (const summary of ordered) {
-    const { cfnRepo } = await import('../state.js');
     const row = cfnRepo({ rt }).getStack(summary.id);
     if (!row) continue;
-    const op = openOp(rt, row);
+    const op = openOp(rt, row, nestedStacks);
     // Resources caught mid-flight: their outcome is unknown, so they count as failed.
     for (const r of op.repo.listResources(row.id)) {
       if (!r.status.endsWith('_IN_PROGRESS')) continue;

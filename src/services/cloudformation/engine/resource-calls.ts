@@ -1,29 +1,19 @@
 /**
  * The engine's calls into resource providers: finds the provider of a type in the registry, gives
  * it its ResourceContext, and turns what it throws into the `ResourceStatusReason` AWS would show —
- * a provider's own ResourceFailure as is, a service error the way CloudFormation's registry
- * handlers report it (`Resource handler returned message: "…" (RequestToken: …, HandlerErrorCode:
- * …)`). Types Overcast does not run are "stored": kept with a generated physical id unless strict
- * mode refuses them. Every provider call gets the resolved properties with the stack's tags (and
- * CloudFormation's system tags) merged into the tag property (stack-tags.ts).
+ * a ResourceFailure as is, a service error the way CloudFormation's registry handlers report it
+ * (`Resource handler returned message: "…" (RequestToken: …, HandlerErrorCode: …)`). Types
+ * Overcast does not run go to the registry's stored provider (which refuses them in strict mode).
+ * Every provider call gets the resolved properties with the stack's tags (and CloudFormation's
+ * system tags) merged into the tag property (stack-tags.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../../server/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
-import { generatedName } from '../naming.js';
-import { ResourceFailure, type ResourceContext, type ResourceProvider, type ResourceState } from '../resources/types.js';
+import { providerFor } from '../resources/registry.js';
+import { ResourceFailure, type NestedStacks, type ResourceContext, type ResourceState } from '../resources/types.js';
 import { providerProperties } from './stack-tags.js';
-
-export class ResourceError extends Error {}
-
-type Registry = typeof import('../resources/index.js');
-let registry: Registry | undefined;
-
-export async function loadRegistry(): Promise<Registry> {
-  registry ??= await import('../resources/index.js');
-  return registry;
-}
 
 export interface CallTarget {
   ctx: Ctx;
@@ -32,23 +22,7 @@ export interface CallTarget {
   logicalId: string;
   type: string;
   strict: boolean;
-}
-
-export interface Resolved {
-  provider?: ResourceProvider;
-  stored: boolean;
-  unrecognized: boolean;
-  storedReason?: string;
-}
-
-export function lookup(type: string): Resolved {
-  if (!registry) throw new Error('resource registry not loaded');
-  return registry.providerFor(type);
-}
-
-/** The note on events of a resource Overcast keeps without running it. */
-export function storedReason(type: string): string {
-  return lookup(type).storedReason ?? `Resource type ${type} is not emulated by Overcast: stored, not run`;
+  nestedStacks: NestedStacks;
 }
 
 const HANDLER_CODES: Record<string, string> = {
@@ -71,7 +45,7 @@ const HANDLER_CODES: Record<string, string> = {
 
 /** The status reason for an error thrown while provisioning. */
 export function failureReason(err: unknown): string {
-  if (err instanceof ResourceError || err instanceof ResourceFailure) return err.message;
+  if (err instanceof ResourceFailure) return err.message;
   if (isAwsError(err)) {
     if (err.code === 'ValidationError') return err.message; // template errors found while resolving
     const code = HANDLER_CODES[err.code] ?? (err.status < 500 ? 'InvalidRequest' : 'GeneralServiceException');
@@ -88,13 +62,8 @@ function context(t: CallTarget): ResourceContext {
     logicalId: t.logicalId,
     resourceType: t.type,
     strict: t.strict,
+    nestedStacks: t.nestedStacks,
   };
-}
-
-function refuseStored(t: CallTarget): never {
-  throw new ResourceError(
-    `Resource type ${t.type} is not emulated by Overcast and --strict-resources (OVERCAST_STRICT_RESOURCES=1) is on: it would only be stored, not run`,
-  );
 }
 
 /** `stackTags`: the stack-level tags the resource takes (stack-tags.ts `stackTagsFor`). */
@@ -103,14 +72,9 @@ export async function createResource(
   props: Record<string, unknown>,
   stackTags?: Tag[],
 ): Promise<{ state: ResourceState; stored: boolean }> {
-  const found = lookup(t.type);
-  if (found.unrecognized) throw new ResourceError(`Template format error: Unrecognized resource types: [${t.type}]`);
-  if (found.provider) {
-    const state = await found.provider.create(context(t), providerProperties(t, props, stackTags));
-    return { state, stored: found.stored };
-  }
-  if (t.strict) refuseStored(t);
-  return { state: { physicalId: generatedName(t.stackName, t.logicalId), attributes: {} }, stored: true };
+  const { provider, stored } = providerFor(t.type);
+  const state = await provider.create(context(t), providerProperties(t, props, stackTags));
+  return { state, stored };
 }
 
 export async function updateResource(
@@ -119,18 +83,12 @@ export async function updateResource(
   stackTags: Tag[] | undefined,
   previous: { props: Record<string, unknown>; state: ResourceState; stackTags?: Tag[] },
 ): Promise<ResourceState> {
-  const found = lookup(t.type);
-  if (found.provider) {
-    return found.provider.update(context(t), providerProperties(t, props, stackTags), {
-      props: providerProperties(t, previous.props, previous.stackTags),
-      state: previous.state,
-    });
-  }
-  if (t.strict) refuseStored(t);
-  return previous.state;
+  return providerFor(t.type).provider.update(context(t), providerProperties(t, props, stackTags), {
+    props: providerProperties(t, previous.props, previous.stackTags),
+    state: previous.state,
+  });
 }
 
 export async function deleteResource(t: CallTarget, props: Record<string, unknown>, state: ResourceState): Promise<void> {
-  const found = lookup(t.type);
-  if (found.provider) await found.provider.delete(context(t), props, state);
+  await providerFor(t.type).provider.delete(context(t), props, state);
 }

@@ -9,9 +9,9 @@
  *   new halves of replacements (UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS →
  *   UPDATE_ROLLBACK_COMPLETE).
  */
-import type { ResourceVersion } from '../state.js';
-import { deleteInOrder, type DeleteItem, type EffectivePolicy } from './deletion.js';
-import { runGraph } from './graph.js';
+import type { ResourceVersion } from './state.js';
+import { deleteInOrder, type DeleteItem, type EffectivePolicy } from './delete-resources.js';
+import { runGraph } from './run-graph.js';
 import { dropResource, loadResources, resourceEvent, setPending, setStackStatus, stateOf, target, writeResource, type Op } from './operation.js';
 import { sameValue } from './plan.js';
 import { failureReason, updateResource } from './resource-calls.js';
@@ -53,7 +53,7 @@ export async function rollbackCreate(op: Op, reason: string, opts: { thenDelete?
     return;
   }
   if (opts.thenDelete) {
-    const { finishDelete } = await import('./delete.js');
+    const { finishDelete } = await import('./delete-stack.js');
     finishDelete(op);
     return;
   }

@@ -7,7 +7,7 @@
  * StackPolicyDuringUpdateBody replaces the policy for one update.
  */
 
-import { wildcardMatch } from '../../../match.js';
+import { wildcardMatch } from '../../../patterns/wildcard.js';
 
 export type UpdateAction = 'Update:Modify' | 'Update:Replace' | 'Update:Delete';
 

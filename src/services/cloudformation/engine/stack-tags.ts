@@ -14,7 +14,7 @@
  * resource in place (Scope `Tags`), and providers get the merged properties on both sides.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
-import { resourceType } from '../spec.js';
+import { resourceType } from '../spec/resource-types.js';
 
 /**
  * Types Overcast runs whose registry schema has `cloudFormationSystemTags: true` (the spec index

@@ -8,11 +8,11 @@
  * managed policies, ECR repository URIs, SQS queue URLs, log-group ARNs, DynamoDB stream ARNs).
  * Anything else is a string.
  */
-import { resourceType, type ResourceTypeInfo } from '../spec.js';
+import { resourceType, type ResourceTypeInfo } from '../spec/resource-types.js';
 import { uniqueId } from '../../sts/provider.js';
-import { ec2Id, generatedName, randomToken, uuid, type NameOptions } from './names.js';
+import { ec2Id, generatedName, randomToken, uuid, type NameOptions } from './physical-names.js';
 import type { ResolvedProperties, ResourceContext, ResourceState } from './types.js';
-import { bool, str } from './validation.js';
+import { bool, str } from './property-values.js';
 
 const NAME_OPTIONS: Record<string, NameOptions> = {
   'AWS::SQS::Queue': { max: 80 },

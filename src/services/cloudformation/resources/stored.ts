@@ -9,7 +9,7 @@
  */
 import { storedState, updatedState } from './stored-values.js';
 import { ResourceFailure, type ResourceContext, type ResourceProvider } from './types.js';
-import { validateProperties } from './validation.js';
+import { validateProperties } from './property-schema.js';
 
 /** The event reason the engine writes for a stored resource. */
 export function storedReason(type: string): string {

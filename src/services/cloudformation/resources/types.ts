@@ -19,6 +19,15 @@ export interface ResourceContext {
   resourceType: string;
   /** True when the engine runs in `--strict-resources` mode. */
   strict: boolean;
+  /** The engine's stack operations, for `AWS::CloudFormation::Stack` (a nested stack is a stack). */
+  nestedStacks: NestedStacks;
+}
+
+/** What the engine offers a nested-stack resource: its child stack created, updated, deleted. */
+export interface NestedStacks {
+  create(rc: ResourceContext, props: ResolvedProperties): Promise<ResourceState>;
+  update(rc: ResourceContext, props: ResolvedProperties, previous: { props: ResolvedProperties; state: ResourceState }): Promise<ResourceState>;
+  delete(rc: ResourceContext, state: ResourceState): Promise<void>;
 }
 
 export interface ResourceState {
@@ -45,5 +54,5 @@ export interface ResourceProvider {
   delete(rc: ResourceContext, props: ResolvedProperties, state: ResourceState): Promise<void>;
 }
 
-/** A provider failure: its message becomes the resource's `ResourceStatusReason`. */
+/** A resource's failure (a provider's or the engine's): its message becomes the `ResourceStatusReason`. */
 export class ResourceFailure extends Error {}

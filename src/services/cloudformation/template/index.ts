@@ -15,7 +15,8 @@ export {
   TEMPLATE_URL_MAX_BYTES,
 } from './errors.js';
 export { prepareTemplate, resolveContext, validateTemplate } from './prepare.js';
-export { resolveValue, resolveDynamicReferences, STATIC_SCOPE, DynamicValue, INTRINSICS, type Intrinsic } from './intrinsics.js';
+export { resolveDynamicReferences } from './dynamic-references.js';
+export { resolveValue, STATIC_SCOPE, DynamicValue, INTRINSICS, type Intrinsic } from './intrinsics.js';
 export { evaluateOutputs, declaredExports, type EvaluatedOutput } from './outputs.js';
 export {
   summary,
@@ -25,9 +26,9 @@ export {
   resourceDeclarations,
   type CapabilityRequirement,
 } from './summary.js';
-export { attributeAllowed } from './validate.js';
+export { attributeAllowed, checkResourceTypes } from './structure.js';
 export { declaredTransforms, usesLanguageExtensions, LANGUAGE_EXTENSIONS } from './language-extensions.js';
-export { referencedIds, dependencyEdges, topologicalOrder } from './graph.js';
+export { referencedIds, dependencyEdges, topologicalOrder } from './dependencies.js';
 export { parameterKind, type PreviousParameters } from './parameters.js';
 export { cidrSubnets } from './cidr.js';
 export { pseudoParametersFor } from './pseudo.js';

@@ -3,7 +3,8 @@
  * organises them), and `resolveValue`, which walks a template value and calls them. Functions
  * get their raw argument and a Resolver to evaluate nested values, so each one decides what it
  * evaluates (Fn::If evaluates only the chosen branch). `Ref: AWS::NoValue` yields NO_VALUE, which
- * removes the key or list item that holds it. Messages are AWS's (see errors.ts).
+ * removes the key or list item that holds it; dynamic references are resolved last
+ * (dynamic-references.ts). Messages are AWS's (see errors.ts).
  */
 import { AwsError } from '../../../wire/errors.js';
 import { cidrSubnets } from './cidr.js';
@@ -15,6 +16,8 @@ import {
   unresolvedDependencies,
   validationError,
 } from './errors.js';
+import { applyDynamicReferences } from './dynamic-references.js';
+import { pseudoValue } from './pseudo.js';
 import { parseSub, subArgs, SUB_SHAPE_MESSAGE } from './sub.js';
 import type { ResolveContext, ResolveScope } from './types.js';
 import { intrinsicName, isObject, looseEquals, NO_VALUE, scalarString } from './values.js';
@@ -85,30 +88,6 @@ function nameArg(arg: unknown, r: Resolver, message: string): string {
 function refResource(name: string, r: Resolver): unknown {
   if (r.ctx.resources.has(name)) return r.scope.ref(name);
   throw unresolvedDependencies([name], section(r));
-}
-
-export function pseudoValue(name: string, ctx: ResolveContext): unknown {
-  const p = ctx.pseudo;
-  switch (name) {
-    case 'AWS::AccountId':
-      return p.accountId;
-    case 'AWS::Region':
-      return p.region;
-    case 'AWS::Partition':
-      return p.partition;
-    case 'AWS::URLSuffix':
-      return p.urlSuffix;
-    case 'AWS::StackName':
-      return p.stackName;
-    case 'AWS::StackId':
-      return p.stackId;
-    case 'AWS::NotificationARNs':
-      return [...p.notificationArns];
-    case 'AWS::NoValue':
-      return NO_VALUE;
-    default:
-      return undefined;
-  }
 }
 
 function getAttParts(arg: unknown, r: Resolver): [string, string] {
@@ -448,38 +427,6 @@ function resolveNode(v: unknown, r: Resolver): unknown {
       const rv = resolveNode(x, r);
       if (rv !== NO_VALUE) out[k] = rv;
     }
-    return out;
-  }
-  return v;
-}
-
-const DYNAMIC_REFERENCE = /\{\{resolve:([a-z-]+):([^}]*)\}\}/g;
-
-/** Replaces `{{resolve:ssm:name[:version]}}` in a string; other services are refused. */
-export function resolveDynamicReferences(text: string, ctx: ResolveContext): string {
-  if (!text.includes('{{resolve:')) return text;
-  return text.replace(DYNAMIC_REFERENCE, (_m, service: string, ref: string) => {
-    if (service !== 'ssm') {
-      throw validationError(
-        `Dynamic references to ${service} are not supported by Overcast: {{resolve:${service}:${ref}}}. Use {{resolve:ssm:…}} or a parameter.`,
-      );
-    }
-    // `name:version` is also how SSM GetParameter selects a version, so it passes through as is.
-    const value = ctx.env.ssmParameter(ref);
-    if (value === undefined) {
-      const name = ref.replace(/:\d+$/, '');
-      throw validationError(`Unable to fetch parameters [${name}] from parameter store for this account.`);
-    }
-    return value;
-  });
-}
-
-function applyDynamicReferences(v: unknown, ctx: ResolveContext): unknown {
-  if (typeof v === 'string') return resolveDynamicReferences(v, ctx);
-  if (Array.isArray(v)) return v.map((x) => applyDynamicReferences(x, ctx));
-  if (isObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = applyDynamicReferences(x, ctx);
     return out;
   }
   return v;

@@ -4,11 +4,14 @@
  * `AWS::SSM::Parameter::Value<…>`), the static checks of each declaration, and the resolution of
  * the values a request gives (defaults, UsePreviousValue, SSM look-ups) with AWS's constraint
  * messages (AllowedValues, AllowedPattern, Min/MaxLength, Min/MaxValue, ConstraintDescription).
+ *
+ * resolveParameters is one long function on purpose: each parameter's value and its constraint
+ * checks, in AWS's order.
  */
 import { bracketList, formatError, validationError } from './errors.js';
 import type { ParameterDeclaration, ParameterInput, PrepareEnvironment, ResolvedParameter, TemplateDoc } from './types.js';
 import { isObject, LOGICAL_ID, scalarString } from './values.js';
-import { boundedRegexTest } from '../../../match.js';
+import { boundedRegexTest } from '../../../patterns/bounded-regex.js';
 
 export const AWS_SPECIFIC_TYPES = [
   'AWS::EC2::AvailabilityZone::Name',

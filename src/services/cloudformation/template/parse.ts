@@ -4,6 +4,8 @@
  * the JSON error with its line and column rather than a YAML reading of it.
  * Whatever the syntax, the result is bounded: nesting deeper than MAX_NESTING_DEPTH or more than
  * MAX_NODES values is refused before any recursive code walks it.
+ *
+ * jsonErrorOffset is one long function on purpose: a single-pass JSON scanner.
  */
 import { formatError } from './errors.js';
 import type { TemplateDoc } from './types.js';

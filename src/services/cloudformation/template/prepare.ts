@@ -5,10 +5,13 @@
  * conditions, rules, resources filtered by their Condition, references to conditioned-out
  * resources, dependency edges and the creation order. Also `resolveContext`, which turns a
  * prepared template and an environment into what `resolveValue` needs.
+ *
+ * prepareTemplate is one long function on purpose: it is the pipeline itself, stage by stage in
+ * AWS's order.
  */
 import { evaluateConditions } from './conditions.js';
 import { unresolvedDependencies } from './errors.js';
-import { dependencyEdges, dependsOnList, referencedIds, referencingParts, topologicalOrder } from './graph.js';
+import { dependencyEdges, dependsOnList, referencedIds, referencingParts, topologicalOrder } from './dependencies.js';
 import { resolveRaw, STATIC_SCOPE } from './intrinsics.js';
 import { applyLanguageExtensions, usesLanguageExtensions } from './language-extensions.js';
 import { parameterRefValues, resolveParameters, validateParameterDeclarations, type PreviousParameters } from './parameters.js';
@@ -24,7 +27,7 @@ import type {
   ResolvedParameter,
   TemplateDoc,
 } from './types.js';
-import { DELETION_POLICIES, UPDATE_REPLACE_POLICIES, validateStructure, validateTopLevel } from './validate.js';
+import { DELETION_POLICIES, UPDATE_REPLACE_POLICIES, validateStructure, validateTopLevel } from './structure.js';
 import { intrinsicName, isObject, scalarString } from './values.js';
 
 function mappingsOf(doc: TemplateDoc): ResolveContext['mappings'] {

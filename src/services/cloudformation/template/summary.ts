@@ -7,7 +7,7 @@
  * created or updated directly (not through a change set).
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import { resourceType } from '../spec.js';
+import { resourceType } from '../spec/resource-types.js';
 import { insufficientCapabilities } from './errors.js';
 import { declaredTransforms } from './language-extensions.js';
 import { isNoEcho } from './parameters.js';

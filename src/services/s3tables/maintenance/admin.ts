@@ -10,7 +10,7 @@
 import type { Runtime } from '../../../server/runtime.js';
 import { internalCtx } from '../../../server/runtime.js';
 import { parseDuration } from '../../../config.js';
-import { repo } from '../common.js';
+import { repo } from '../lookup.js';
 import { parseTableArn, warehouseBucketOf } from '../naming.js';
 import { clockOf } from './clock.js';
 import { restoreNoncurrent } from './noncurrent.js';

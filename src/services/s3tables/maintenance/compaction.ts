@@ -13,7 +13,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FileNamer, sortOrderOf } from '../../../iceberg/append.js';
-import { checkRequirement, MetadataBuilder } from '../../../iceberg/metadata-builder.js';
+import { MetadataBuilder } from '../../../iceberg/metadata-builder.js';
+import { checkRequirement } from '../../../iceberg/requirements.js';
 import { defaultSpec, refSnapshot, schemaById } from '../../../iceberg/model.js';
 import { contentFileOf } from '../../../iceberg/parquet-writer.js';
 import { DeletePlan, liveFiles, type LiveFile } from '../../../iceberg/scan.js';
@@ -26,7 +27,8 @@ import { splitLocation, commitTableMetadata } from '../table-metadata.js';
 import { planBins, type Bin, type CompactionSettings } from './compaction-plan.js';
 import { openRewriter, type Rewriter } from './compaction-pool.js';
 import type { BinTask } from './compaction-rewrite.js';
-import { isConflict, loadTable, reading, yieldNow, type JobEnv } from './job-env.js';
+import { isConflict, loadTable, reading, type JobEnv } from './job-env.js';
+import { yieldNow } from './yield-now.js';
 import { FAILURE, JobFailure } from './messages.js';
 import { writeReplaceSnapshot, type Rewrite } from './replace-commit.js';
 

@@ -25,9 +25,9 @@ import {
   requireGcEnabled,
   requireInWarehouse,
   warehouseOf,
-  yieldNow,
   type JobEnv,
 } from './job-env.js';
+import { yieldNow } from './yield-now.js';
 import { FAILURE, JobFailure } from './messages.js';
 import { markNoncurrent } from './noncurrent.js';
 import { addSnapshotFiles, reachableFromMetadata, type Reach } from './reachable.js';

@@ -9,7 +9,7 @@ import type { TableMetadata } from '../../../iceberg/types.js';
 import type { Ctx } from '../../../server/runtime.js';
 import type { TableRow } from '../../../store/s3tables-repo.js';
 import { isAwsError } from '../../../wire/errors.js';
-import { repo } from '../common.js';
+import { repo } from '../lookup.js';
 import { s3tErrors } from '../errors.js';
 import { warehouseBucketOf } from '../naming.js';
 import { readTableMetadata } from '../table-metadata.js';
@@ -79,17 +79,3 @@ export function requireGcEnabled(metadata: TableMetadata): void {
 export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
 
-/** Longest stretch of maintenance work between two turns of the event loop. */
-const SLICE_MS = 4;
-let sliceStart = performance.now();
-
-/**
- * Lets requests waiting on the event loop run once this thread has worked on maintenance for a
- * slice (4 ms): called between steps, it keeps requests' latency bounded without paying a full
- * turn of the loop after every small file.
- */
-export async function yieldNow(): Promise<void> {
-  if (performance.now() - sliceStart < SLICE_MS) return;
-  await new Promise((resolve) => setImmediate(resolve));
-  sliceStart = performance.now();
-}

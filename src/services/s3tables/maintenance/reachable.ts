@@ -9,7 +9,7 @@
 import type { FileIO } from '../../../iceberg/file-io.js';
 import { readManifest, readManifestList } from '../../../iceberg/manifests.js';
 import type { ManifestFile, Snapshot, TableMetadata } from '../../../iceberg/types.js';
-import { yieldNow } from './job-env.js';
+import { yieldNow } from './yield-now.js';
 
 /** `bucket/key` of an S3 location, or undefined for anything else. */
 export function locationKey(location: string): string | undefined {

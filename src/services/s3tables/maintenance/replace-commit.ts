@@ -8,6 +8,9 @@
  * an equality delete committed while compaction ran still applies to them). The summary is
  * Java's for a replace (added/deleted data files and records, removed delete files, sizes,
  * changed partitions, manifest counts) with totals carried from the head.
+ *
+ * writeReplaceSnapshot is one long function on purpose: the replace snapshot is written in the
+ * order the Java reference writes it (manifests, list, summary, metadata).
  */
 import type { LiveFile } from '../../../iceberg/scan.js';
 import { parseIcebergJson } from '../../../iceberg/json.js';

@@ -17,20 +17,12 @@ import {
 } from '../../../iceberg/manifests.js';
 import { openFile, readParquet } from '../../../iceberg/parquet-reader.js';
 import { writeParquet } from '../../../iceberg/parquet-writer.js';
-import { POSITION_DELETE_FILE_PATH, POSITION_DELETE_POS } from '../../../iceberg/scan.js';
-import type { DataFile, ManifestFile, PartitionSpec, Schema, Snapshot, StructType, TableMetadata } from '../../../iceberg/types.js';
+import { POSITION_DELETE_SCHEMA } from '../../../iceberg/scan.js';
+import type { DataFile, ManifestFile, PartitionSpec, Schema, Snapshot, TableMetadata } from '../../../iceberg/types.js';
 import type { Ctx } from '../../../server/runtime.js';
 import { copyObject } from '../../s3/provider.js';
-import { yieldNow } from './job-env.js';
+import { yieldNow } from './yield-now.js';
 import type { StoreFileIO } from './store-io.js';
-
-const POSITION_DELETES: StructType = {
-  type: 'struct',
-  fields: [
-    { id: POSITION_DELETE_FILE_PATH, name: 'file_path', required: true, type: 'string' },
-    { id: POSITION_DELETE_POS, name: 'pos', required: true, type: 'long' },
-  ],
-};
 
 export class ReplicationError extends Error {}
 
@@ -148,9 +140,9 @@ async function copyFile(ctx: Ctx, io: StoreFileIO, location: string, paths: Path
 
 /** A position delete file with its rows' data file paths rewritten; the entry's new description. */
 async function copyPositionDeletes(io: StoreFileIO, original: DataFile, mapped: DataFile, paths: PathMap, stats: CopyStats): Promise<DataFile> {
-  const rows = await readParquet(await openFile(io, original.file_path, original.file_size_in_bytes), POSITION_DELETES);
+  const rows = await readParquet(await openFile(io, original.file_path, original.file_size_in_bytes), POSITION_DELETE_SCHEMA);
   const written = writeParquet(
-    POSITION_DELETES,
+    POSITION_DELETE_SCHEMA,
     rows.map((r) => ({ file_path: paths.map(r.file_path as string), pos: r.pos })),
     { metricsMode: () => ({ kind: 'full' }) },
   );

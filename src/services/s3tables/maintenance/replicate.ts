@@ -13,13 +13,14 @@
  * the store: GetTableReplicationStatus reads `completed` when the last replicated source metadata
  * is the current one, `pending` otherwise, `failed` with the reason after a failed attempt.
  */
-import type { ReplicationDestinationReport } from '../../../api-types.js';
+import type { ReplicationDestinationReport } from './reports.js';
 import type { TableMetadata } from '../../../iceberg/types.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { internalCtx, type Ctx } from '../../../server/runtime.js';
 import type { ReplicationProgressRow } from '../../../store/maintenance-repo.js';
 import type { TableRow } from '../../../store/s3tables-repo.js';
-import { bucketArnOf, defaultTableMaintenance, repo, tableArnOf } from '../common.js';
+import { defaultTableMaintenance } from '../defaults.js';
+import { bucketArnOf, repo, tableArnOf } from '../lookup.js';
 import { parseBucketArn, warehouseBucketOf } from '../naming.js';
 import { createNamespace } from '../namespaces.js';
 import { commitTableMetadata, currentMetadata, readTableMetadata } from '../table-metadata.js';

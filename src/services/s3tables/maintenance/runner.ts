@@ -13,12 +13,12 @@
  * since its last run, snapshot management and unreferenced file removal once a day of Overcast
  * time (AWS runs them about daily); any job a crash interrupted.
  */
-import type { MaintenanceJobReport, MaintenanceRunReport, MaintenanceTableReport } from '../../../api-types.js';
+import type { MaintenanceJobReport, MaintenanceRunReport, MaintenanceTableReport } from './reports.js';
 import type { Runtime } from '../../../server/runtime.js';
 import { internalCtx } from '../../../server/runtime.js';
 import type { JobRow, JobType } from '../../../store/maintenance-repo.js';
 import type { TableRow } from '../../../store/s3tables-repo.js';
-import { repo, tableArnOf } from '../common.js';
+import { repo, tableArnOf } from '../lookup.js';
 import { parseTableArn } from '../naming.js';
 import { clockOf } from './clock.js';
 import { compactTable, type CompactionSettings } from './compaction.js';

@@ -13,9 +13,10 @@
  * is computed again from the new metadata and the page re-examined. Nothing referenced is marked.
  */
 import type { TableRow } from '../../../store/s3tables-repo.js';
-import { repo } from '../common.js';
+import { repo } from '../lookup.js';
 import { repo as s3Repo } from '../../s3/provider.js';
-import { DAY_MS, loadTable, reading, requireGcEnabled, requireInWarehouse, warehouseOf, yieldNow, type JobEnv, type LoadedTable } from './job-env.js';
+import { DAY_MS, loadTable, reading, requireGcEnabled, requireInWarehouse, warehouseOf, type JobEnv, type LoadedTable } from './job-env.js';
+import { yieldNow } from './yield-now.js';
 import { deleteDueNoncurrent, markNoncurrent } from './noncurrent.js';
 import { reachableFromMetadata, type Reach } from './reachable.js';
 

@@ -1,0 +1,28 @@
+/**
+ * Regular expressions a client writes (a template parameter's or an SSM parameter's
+ * AllowedPattern), run under a time limit: `(a+)+$` needs no wildcard to stall the server for
+ * minutes on forty characters.
+ */
+import { Script, createContext } from 'node:vm';
+
+const context = createContext(Object.create(null) as object);
+const script = new Script('new RegExp(pattern, flags).test(value)');
+
+/** How long one client-written regular expression may run before the server gives up on it. */
+export const REGEX_TIME_LIMIT_MS = 100;
+
+/**
+ * `new RegExp(pattern, flags).test(value)` given at most REGEX_TIME_LIMIT_MS; undefined when it
+ * ran out of time (callers treat that as no match). Throws SyntaxError for an invalid pattern.
+ */
+export function boundedRegexTest(pattern: string, value: string, flags = ''): boolean | undefined {
+  Object.assign(context, { pattern, flags, value });
+  try {
+    return script.runInContext(context, { timeout: REGEX_TIME_LIMIT_MS }) as boolean;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return undefined;
+    // A SyntaxError from the other realm: rethrow as this realm's, so `instanceof` works.
+    if ((err as Error).name === 'SyntaxError') throw new SyntaxError((err as Error).message);
+    throw err;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * `AWS::S3Tables::Namespace` through the S3 Tables provider: created in its table bucket; every
+ * property is create-only, so a change is a replacement the engine makes. Ref is
+ * `<TableBucketARN>|<Namespace>`, as CloudFormation joins the parts of a composite identifier.
+ */
+import * as s3t from '../../../s3tables/provider.js';
+import { unlessGone } from '../already-gone.js';
+import { typedProperties } from '../typed-properties.js';
+import type { ResourceProvider } from '../types.js';
+
+const TYPE = 'AWS::S3Tables::Namespace';
+
+export const namespace: ResourceProvider = {
+  type: TYPE,
+
+  async create(rc, props) {
+    const p = typedProperties(rc, TYPE, props);
+    s3t.createNamespace(rc.ctx, { tableBucketARN: p.TableBucketARN, namespace: [p.Namespace] });
+    return { physicalId: `${p.TableBucketARN}|${p.Namespace}`, attributes: {} };
+  },
+
+  // Every property is create-only: the engine replaces instead of calling this with a change.
+  async update(rc, props, previous) {
+    typedProperties(rc, TYPE, props);
+    return previous.state;
+  },
+
+  async delete(rc, _props, state) {
+    const at = state.physicalId.lastIndexOf('|');
+    unlessGone(['NotFoundException'], () =>
+      s3t.deleteNamespace(rc.ctx, { tableBucketARN: state.physicalId.slice(0, at), namespace: state.physicalId.slice(at + 1) }),
+    );
+  },
+};

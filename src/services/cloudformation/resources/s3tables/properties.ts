@@ -1,0 +1,47 @@
+/**
+ * CloudFormation's AWS::S3Tables::* property shapes mapped onto the S3 Tables API's: capitalised
+ * enums lowered (`Enabled` → `enabled`), `Tags` lists as maps, tag changes applied with
+ * TagResource/UntagResource, and members the template leaves out left out of the input, as an
+ * SDK would send it.
+ */
+import type * as S3T from '@aws-sdk/client-s3tables';
+import type { Ctx } from '../../../../server/runtime.js';
+import { tagResource, untagResource } from '../../../s3tables/provider.js';
+import type { Tag, TableBucketEncryptionConfiguration, TableBucketStorageClassConfiguration } from '../../spec/property-types.js';
+
+/** Drops undefined members so inputs look like what an SDK would send. */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A maintenance or metrics status as the API writes it (`Enabled` → `enabled`). */
+export function apiStatus(status: string | undefined): S3T.MaintenanceStatus | undefined {
+  return status?.toLowerCase() as S3T.MaintenanceStatus | undefined;
+}
+
+export function encryption(e: TableBucketEncryptionConfiguration | undefined): S3T.EncryptionConfiguration | undefined {
+  if (!e) return undefined;
+  return compact({ sseAlgorithm: e.SSEAlgorithm as S3T.SSEAlgorithm, kmsKeyArn: e.KMSKeyArn });
+}
+
+export function storageClass(s: TableBucketStorageClassConfiguration | undefined): S3T.StorageClassConfiguration | undefined {
+  return s?.StorageClass === undefined ? undefined : { storageClass: s.StorageClass };
+}
+
+function tagMap(tags: Tag[] | undefined): Record<string, string> {
+  return Object.fromEntries((tags ?? []).map((t) => [t.Key, t.Value]));
+}
+
+export function tagsInput(tags: Tag[] | undefined): Record<string, string> | undefined {
+  return tags?.length ? tagMap(tags) : undefined;
+}
+
+/** Tag changes between two `Tags` property values, applied to the resource's ARN. */
+export function applyTagChanges(ctx: Ctx, arn: string, before: Tag[] | undefined, after: Tag[] | undefined): void {
+  const old = tagMap(before);
+  const now = tagMap(after);
+  const removed = Object.keys(old).filter((k) => !(k in now));
+  const changed = Object.fromEntries(Object.entries(now).filter(([k, v]) => old[k] !== v));
+  if (removed.length) untagResource(ctx, { resourceArn: arn, tagKeys: removed });
+  if (Object.keys(changed).length) tagResource(ctx, { resourceArn: arn, tags: changed });
+}

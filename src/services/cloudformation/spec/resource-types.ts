@@ -1,0 +1,127 @@
+/**
+ * What the engine knows about every CloudFormation resource type, from the compact index that
+ * `npm run build` derives from @aws-cdk/aws-service-spec (scripts/build-cfn-spec.mjs): properties
+ * with their type, required and replacement (`causesReplacement`) flags, attributes for GetAtt,
+ * identifiers for Ref, ARN templates and tag information. Read lazily, on first use — and only
+ * the entries asked for are parsed: the file is compact JSON (2.4 MB; parsing all of it costs some
+ * 50 ms and tens of MB), so a lookup finds its entry's key in the text and parses that object.
+ */
+import { readFileSync } from 'node:fs';
+
+/** A property type: 's' string, 'n' number, 'i' integer, 'b' boolean, 'j' json, 'dt' date-time, … */
+export type TypeSig =
+  | 's'
+  | 'n'
+  | 'i'
+  | 'b'
+  | 'j'
+  | 'dt'
+  | 'null'
+  | 'tag'
+  | { s: string[] }
+  | { i: number[] }
+  | { ref: string }
+  | { arr: TypeSig }
+  | { map: TypeSig }
+  | { u: TypeSig[] };
+
+export interface PropertyInfo {
+  t: TypeSig;
+  /** Required. */
+  r?: 1;
+  /** Changing it replaces the resource ('yes') or may ('maybe'). */
+  c?: 'yes' | 'maybe';
+  /** Default value, as the spec writes it. */
+  d?: string;
+}
+
+export interface ResourceTypeInfo {
+  p: Record<string, PropertyInfo>;
+  /** Attributes available to Fn::GetAtt (nested ones dotted). */
+  a: string[];
+  /** Primary identifier properties. */
+  id?: string[];
+  /** What Ref returns when it differs from the primary identifier. */
+  ref?: string[];
+  /** ARN template, e.g. `arn:${Partition}:s3tables:${Region}:${Account}:bucket/${TableBucketName}`. */
+  arn?: string;
+  /** [tag property name, variant ('standard' | 'asg' | 'map')]. */
+  tag?: [string, string];
+  /** Transform that must be declared to use the type (SAM). */
+  tr?: string;
+}
+
+export interface TypeDefinitionInfo {
+  n: string;
+  p: Record<string, PropertyInfo>;
+}
+
+let text: string | undefined;
+let defsAt = 0;
+const types = new Map<string, ResourceTypeInfo | undefined>();
+const defs = new Map<string, TypeDefinitionInfo | undefined>();
+
+function source(): string {
+  if (text === undefined) {
+    const url = new URL('../../../../models/cfn-spec.json', import.meta.url);
+    text = readFileSync(url, 'utf8');
+    defsAt = text.indexOf('"defs":{');
+  }
+  return text;
+}
+
+/** The JSON object starting at `start` (a `{`), skipping braces inside strings. */
+function objectAt(s: string, start: number): string {
+  let depth = 0;
+  for (let i = start; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: jump to its closing quote
+      for (i++; i < s.length; i++) {
+        const d = s.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b) depth++;
+    else if (c === 0x7d && --depth === 0) return s.slice(start, i + 1);
+  }
+  throw new Error('cfn-spec.json is truncated');
+}
+
+/** The object under key `key` in the section [from, to) of the index, parsed; undefined if absent. */
+function entry<T>(key: string, from: number, to: number): T | undefined {
+  const s = source();
+  const needle = `${JSON.stringify(key)}:{`;
+  let at = s.indexOf(needle, from);
+  // Keys are unique per section; a match must sit right after `{` or `,` to be a key at all.
+  while (at >= 0 && at < to && s[at - 1] !== '{' && s[at - 1] !== ',') at = s.indexOf(needle, at + 1);
+  if (at < 0 || at >= to) return undefined;
+  return JSON.parse(objectAt(s, at + needle.length - 1)) as T;
+}
+
+export function resourceType(type: string): ResourceTypeInfo | undefined {
+  if (!types.has(type)) types.set(type, entry<ResourceTypeInfo>(type, 0, (source(), defsAt)));
+  return types.get(type);
+}
+
+/**
+ * Whether CloudFormation knows `type`: a type of the index, or a custom resource (`Custom::*`).
+ * Anything else is a template's "Unrecognized resource types" error.
+ */
+export function isKnownType(type: string): boolean {
+  return type.startsWith('Custom::') || resourceType(type) !== undefined;
+}
+
+export function typeDefinition(id: string): TypeDefinitionInfo | undefined {
+  if (!defs.has(id)) defs.set(id, entry<TypeDefinitionInfo>(id, (source(), defsAt), Number.MAX_SAFE_INTEGER));
+  return defs.get(id);
+}
+
+export function specVersion(): string {
+  return /"specVersion":"([^"]*)"/.exec(source().slice(0, 200))?.[1] ?? 'unknown';
+}
+
+/** The replacement effect of changing top-level property `name` of `type`. */
+export function replacementOf(type: string, name: string): 'yes' | 'maybe' | 'no' {
+  return resourceType(type)?.p[name]?.c ?? 'no';
+}
