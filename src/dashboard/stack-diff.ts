@@ -83,6 +83,8 @@ export function lastUpdate(repo: CloudFormationRepo, stack: StackRow): LastUpdat
     }
   }
   if (!start) return { found: false, resources: [], ...(scanned >= SCAN_LIMIT ? { truncated: true } : {}) };
+  // What came before the update is read from its start on (the batch that held the start held some).
+  before = start.seq;
 
   const forward: EventRow[] = [];
   let outcome: string | undefined;
