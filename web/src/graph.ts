@@ -100,8 +100,8 @@ export function renderGraph(g: Graph, hrefOf: (id: string) => string): HTMLEleme
       { href: hrefOf(n.id), class: `node ${cls}`, 'data-id': n.id, 'aria-label': label },
       svg('title', {}, label),
       svg('rect', { x: p.x, y: p.y, width: W, height: H, rx: 6 }),
-      svg('text', { x: p.x + 10, y: p.y + 20, class: 'node-id' }, clip(n.id, 26)),
-      svg('text', { x: p.x + 10, y: p.y + 38, class: 'node-type' }, clip(`${short(n.type)} · ${n.failure ? `${n.failure.status} → ${n.status}` : n.status}`, 34)),
+      svg('text', { x: p.x + 10, y: p.y + 20, class: 'node-id' }, clip(n.id, 24)),
+      svg('text', { x: p.x + 10, y: p.y + 38, class: 'node-type' }, clip(`${short(n.type)} · ${n.failure ? `${n.failure.status} → ${n.status}` : n.status}`, 31)),
     );
   });
   const picture = svg(
