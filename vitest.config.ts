@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // A user's project that test/packaging installs and runs with its own jest and vitest.
+    exclude: [...configDefaults.exclude, 'test/packaging/cdk-app/**'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -32,15 +32,21 @@ export function spawnUntil(command, args, ready, env = {}) {
       child.kill('SIGKILL');
       reject(new Error(`timed out waiting for ${command} ${args.join(' ')}: ${out}`));
     }, 30_000);
+    let matched = false;
+    // Once ready, the output (a request log, at info) is read and dropped, never collected.
     child.stdout.on('data', (d) => {
+      if (matched) return;
       out += d;
       const m = ready.exec(out);
       if (m) {
+        matched = true;
         clearTimeout(timer);
         resolve({ child, match: m, ms: Number(process.hrtime.bigint() - started) / 1e6 });
       }
     });
-    child.stderr.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => {
+      if (!matched) out += d;
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${command} exited with ${code}: ${out}`));
@@ -75,8 +81,8 @@ export async function firstHealthy(url, startedNs) {
 }
 
 /** Starts `overcast start` on a free port; resolves with its endpoint and child process. */
-export async function startOvercast({ inMemory = false, dataDir, extraArgs = [] } = {}) {
-  const args = [BIN, 'start', '--port', '0', '--log-level', 'error', ...extraArgs];
+export async function startOvercast({ inMemory = false, dataDir, extraArgs = [], logLevel = 'error' } = {}) {
+  const args = [BIN, 'start', '--port', '0', '--log-level', logLevel, ...extraArgs];
   if (inMemory) args.push('--in-memory');
   else args.push('--data-dir', dataDir);
   const { child, match } = await spawnUntil(process.execPath, args, /listening on (http:\/\/[^\s]+)/, {

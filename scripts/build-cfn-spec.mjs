@@ -3,16 +3,34 @@
 // engine reads (properties with their types, required and replacement flags, attributes,
 // identifiers, ARN templates, tag information), from @aws-cdk/aws-service-spec. Run by
 // `npm run build`, so the index always matches the installed spec; loading the full database
-// (≈0.5 s, ≈170 MB RSS) never happens in the server.
-import { loadAwsServiceSpecSync } from '@aws-cdk/aws-service-spec';
-import { readFileSync, writeFileSync } from 'node:fs';
+// (≈0.5 s, ≈170 MB RSS) never happens in the server. An index already built from the installed
+// spec version by this same script is left as it is (`--force` rebuilds it), so a build after
+// `npm ci` costs nothing here. The package ships the index, so the spec is a build-time
+// dependency only.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const specVersion = JSON.parse(
   readFileSync(require.resolve('@aws-cdk/aws-service-spec/package.json'), 'utf8'),
 ).version;
+const out = new URL('../models/cfn-spec.json', import.meta.url);
 
+function upToDate() {
+  if (process.argv.includes('--force')) return false;
+  try {
+    if (statSync(out).mtimeMs < statSync(new URL(import.meta.url)).mtimeMs) return false;
+    // The version is the index's first member: no need to parse 2 MB to read it.
+    const head = readFileSync(out, 'utf8').slice(0, 200);
+    return head.startsWith(`{"specVersion":${JSON.stringify(specVersion)},`);
+  } catch {
+    return false;
+  }
+}
+
+if (upToDate()) process.exit(0);
+
+const { loadAwsServiceSpecSync } = await import('@aws-cdk/aws-service-spec');
 const db = loadAwsServiceSpecSync();
 
 function sig(type) {
@@ -75,6 +93,5 @@ for (const r of db.all('resource')) {
 }
 // CloudFormation accepts the CDK's analytics resource though no registry schema describes it.
 types['AWS::CDK::Metadata'] ??= { p: { Analytics: { t: 's' } }, a: [] };
-const out = new URL('../models/cfn-spec.json', import.meta.url);
 writeFileSync(out, JSON.stringify({ specVersion, types, defs }));
 console.log(`cfn-spec.json: ${Object.keys(types).length} resource types, ${Object.keys(defs).length} type definitions (aws-service-spec ${specVersion})`);

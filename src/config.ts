@@ -2,7 +2,7 @@
  * Overcast's configuration: defaults, the environment variables that override them and the
  * resolved shape every layer receives. The CLI flags and the in-process API both end here.
  */
-import { isLogLevel, type LogLevel } from './log.js';
+import { isLogFormat, isLogLevel, type LogFormat, type LogLevel } from './log-levels.js';
 import type { Durability } from './store/database.js';
 
 /** Overcast's resolved configuration (flags over OVERCAST_* variables over defaults). */
@@ -15,6 +15,8 @@ export interface OvercastConfig {
   dataDir?: string;
   /** Server log level. */
   logLevel: LogLevel;
+  /** `text` (compact columns) or `json` (one JSON object a line). */
+  logFormat: LogFormat;
   /** Fail resource types Overcast only stores instead of accepting them. */
   strictResources: boolean;
   /** `process`: acknowledged writes survive a crash of the process; `full`: also a power loss. */
@@ -71,11 +73,13 @@ function truthy(value: string | undefined): boolean {
 /** Configuration from the environment (OVERCAST_*), before command-line flags are applied. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OvercastConfig {
   const level = env.OVERCAST_LOG_LEVEL ?? 'info';
+  const format = env.OVERCAST_LOG_FORMAT ?? 'text';
   return {
     host: env.OVERCAST_HOST || DEFAULT_HOST,
     port: env.OVERCAST_PORT ? Number(env.OVERCAST_PORT) : DEFAULT_PORT,
     dataDir: truthy(env.OVERCAST_IN_MEMORY) ? undefined : env.OVERCAST_DATA_DIR || DEFAULT_DATA_DIR,
     logLevel: isLogLevel(level) ? level : 'info',
+    logFormat: isLogFormat(format) ? format : 'text',
     strictResources: truthy(env.OVERCAST_STRICT_RESOURCES),
     durability: env.OVERCAST_DURABILITY === 'full' ? 'full' : 'process',
     icebergS3Config: !truthy(env.OVERCAST_ICEBERG_EXACT),

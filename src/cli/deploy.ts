@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { CloudFormationClient, Parameter, Stack, StackEvent } from '@aws-sdk/client-cloudformation';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config.js';
+import { usageLine } from './help.js';
 
 /** Larger templates must come from S3 (`overcast deploy s3://bucket/key`), as with the API. */
 const TEMPLATE_BODY_MAX_BYTES = 51_200;
@@ -171,7 +172,7 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length !== 1) throw new CliError('usage: overcast deploy <template> --stack-name NAME [--parameter K=V …] [--no-rollback]');
+  if (positionals.length !== 1) throw new CliError('give one template: overcast deploy TEMPLATE --stack-name NAME');
   if (!values['stack-name']) throw new CliError('--stack-name is required');
   const parameters: Record<string, string> = {};
   for (const p of values.parameter ?? []) {
@@ -268,7 +269,7 @@ export async function deploy(argv: string[]): Promise<void> {
   try {
     args = parseDeployArgs(argv);
   } catch (err) {
-    process.stderr.write(`overcast deploy: ${(err as Error).message}\n`);
+    process.stderr.write(`${usageLine('deploy', err, ['--stack-name', '--parameter', '--no-rollback', '--help'])}\n`);
     process.exitCode = 2;
     return;
   }

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import type { Stack } from '@aws-sdk/client-cloudformation';
 import { cloudFormationClient, explain, failureLines, watchStack } from './deploy.js';
+import { usageLine } from './help.js';
 
 export async function runDestroy(stackName: string, out: (line: string) => void): Promise<number> {
   const cfn = await cloudFormationClient();
@@ -39,10 +40,10 @@ export async function destroy(argv: string[]): Promise<void> {
   let name: string;
   try {
     const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
-    if (positionals.length !== 1) throw new Error('usage: overcast destroy NAME');
+    if (positionals.length !== 1) throw new Error('give the name of one stack: overcast destroy NAME');
     name = positionals[0]!;
   } catch (err) {
-    process.stderr.write(`overcast destroy: ${(err as Error).message}\n`);
+    process.stderr.write(`${usageLine('destroy', err, ['--help'])}\n`);
     process.exitCode = 2;
     return;
   }

@@ -1,62 +1,34 @@
 /**
  * The `overcast` command line: dispatches to one command module per subcommand, imported only when
- * used, and prints help and version.
+ * used, and prints help (`overcast --help`, `overcast <command> --help`) and the version.
  */
+import { COMMAND_HELP, HELP } from './help.js';
 import { VERSION } from '../version.js';
 
-export const HELP = `overcast ${VERSION} — local Amazon S3 Tables, S3 and CloudFormation on one port
-
-Usage: overcast <command> [options]
-
-Commands:
-  start              Start the server (default 127.0.0.1:4566)
-      --host HOST        address to listen on        (env OVERCAST_HOST, default 127.0.0.1)
-      --port PORT        port, 0 for any free one    (env OVERCAST_PORT, default 4566)
-      --data-dir DIR     where state is kept         (env OVERCAST_DATA_DIR, default ./.overcast)
-      --in-memory        keep everything in memory   (env OVERCAST_IN_MEMORY=1)
-      --log-level LEVEL  debug | info | warn | error | silent (env OVERCAST_LOG_LEVEL)
-      --durability MODE  process (survives kill -9) | full (also power loss)
-      --strict-resources fail CloudFormation resource types Overcast only stores
-                         (env OVERCAST_STRICT_RESOURCES=1)
-      --maintenance-interval DURATION|off
-                         table maintenance schedule (env OVERCAST_MAINTENANCE_INTERVAL;
-                         default 5m with a data directory, off in memory)
-  env                Print export lines for AWS_ENDPOINT_URL, credentials and region:
-                       eval "$(overcast env)"
-      --force            also replace credentials and region already set
-      --endpoint URL     endpoint to print (default from OVERCAST_HOST/OVERCAST_PORT)
-
-  These talk to a running Overcast at AWS_ENDPOINT_URL (default http://127.0.0.1:4566):
-  deploy TEMPLATE    Create or update a stack and show its events as resources move, then
-                     its outputs (TEMPLATE: a JSON/YAML file, or s3://BUCKET/KEY)
-      --stack-name NAME      the stack (required)
-      --parameter KEY=VALUE  a parameter value; repeat for more (others keep their
-                             previous values on update, else their defaults)
-      --no-rollback          leave a failed stack as it is instead of rolling back
-  destroy NAME       Delete a stack and show its events
-  stacks             List stacks and their statuses (--all: deleted ones too)
-  reset              Wipe all state of the running server
-  clock [advance DURATION]
-                     Show Overcast's clock, or move it forward for every age-based
-                     maintenance rule (DURATION: 72h, 10d, 1d12h, 90m)
-  maintenance run    Run every enabled table maintenance job now and show what each did
-      --table ARN        only this table
-      --json             the whole report as JSON
-
-Options:
-  -h, --help         Show this help
-  -v, --version      Show the version
-`;
+export { HELP } from './help.js';
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command && COMMAND_HELP[command] && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(COMMAND_HELP[command]);
+    return;
+  }
   switch (command) {
     case undefined:
     case '-h':
     case '--help':
-    case 'help':
       process.stdout.write(HELP);
       return;
+    case 'help': {
+      const page = rest[0] === undefined ? HELP : COMMAND_HELP[rest[0]];
+      if (page) {
+        process.stdout.write(page);
+        return;
+      }
+      process.stderr.write(`overcast help: no command '${rest[0]}'. Commands: ${Object.keys(COMMAND_HELP).join(', ')}\n`);
+      process.exitCode = 2;
+      return;
+    }
     case '-v':
     case '--version':
     case 'version':
@@ -79,7 +51,7 @@ export async function main(argv: string[]): Promise<void> {
     case 'maintenance':
       return (await import('./maintenance.js')).maintenance(rest);
     default:
-      process.stderr.write(`overcast: unknown command '${command}'\n\n${HELP}`);
+      process.stderr.write(`overcast: unknown command '${command}'. Commands: ${Object.keys(COMMAND_HELP).join(', ')}. See: overcast --help\n`);
       process.exitCode = 2;
   }
 }

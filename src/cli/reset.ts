@@ -5,12 +5,13 @@
  */
 import { parseArgs } from 'node:util';
 import { endpointOf, explain } from './deploy.js';
+import { usageLine } from './help.js';
 
 export async function reset(argv: string[]): Promise<void> {
   try {
     parseArgs({ args: argv, options: {}, strict: true });
   } catch (err) {
-    process.stderr.write(`overcast reset: ${(err as Error).message}\n`);
+    process.stderr.write(`${usageLine('reset', err, ['--help'])}\n`);
     process.exitCode = 2;
     return;
   }

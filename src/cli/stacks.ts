@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { StackSummary } from '@aws-sdk/client-cloudformation';
 import { cloudFormationClient, explain } from './deploy.js';
+import { usageLine } from './help.js';
 
 /** Renders rows as a left-aligned table with a header. */
 export function table(header: string[], rows: string[][]): string[] {
@@ -40,7 +41,7 @@ export async function stacks(argv: string[]): Promise<void> {
     const { values } = parseArgs({ args: argv, options: { all: { type: 'boolean' } }, strict: true });
     all = values.all === true;
   } catch (err) {
-    process.stderr.write(`overcast stacks: ${(err as Error).message}\n`);
+    process.stderr.write(`${usageLine('stacks', err, ['--all', '--help'])}\n`);
     process.exitCode = 2;
     return;
   }

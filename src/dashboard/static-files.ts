@@ -8,10 +8,10 @@ import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 
-// Sources (src/dashboard/) and the build (dist/dashboard/) sit two folders below the package root.
-const ROOT = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+// The same files whether Overcast runs from the ES module build, the CommonJS one or the sources.
+const ROOT = packagePath('dist', 'web') + sep;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -40,7 +40,7 @@ const cache = new Map<string, Promise<CachedFile | undefined>>();
 
 async function load(relative: string): Promise<CachedFile | undefined> {
   const path = normalize(join(ROOT, relative));
-  if (!path.startsWith(ROOT.endsWith(sep) ? ROOT : ROOT + sep)) return undefined;
+  if (!path.startsWith(ROOT)) return undefined;
   const type = TYPES[extname(path)];
   if (!type) return undefined;
   try {

@@ -5,6 +5,7 @@
  * lazily, on the first request for a service, so start-up stays light.
  */
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../package-root.js';
 
 export type ServiceId = 's3' | 's3tables' | 'cloudformation' | 'sts' | 'ssm';
 
@@ -88,8 +89,7 @@ const cache = new Map<ServiceId, ServiceModel>();
 export function serviceModel(id: ServiceId): ServiceModel {
   let model = cache.get(id);
   if (!model) {
-    const url = new URL(`../../models/${id}.json`, import.meta.url);
-    model = JSON.parse(readFileSync(url, 'utf8')) as ServiceModel;
+    model = JSON.parse(readFileSync(packagePath('models', `${id}.json`), 'utf8')) as ServiceModel;
     cache.set(id, model);
   }
   return model;

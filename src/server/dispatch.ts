@@ -3,7 +3,8 @@
  * presigned query), derives the caller's account and region, lets the service's codec name the
  * operation and build its input, calls the provider, and renders the output or error in that
  * service's protocol. Unsigned requests go to S3. Anything a provider throws that is not an
- * AwsError is logged and answered as the protocol's internal error (500), never a crash.
+ * AwsError is logged and answered as the protocol's internal error (500), never a crash. Every
+ * answer makes one line of the request log (see log.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { AwsError, isAwsError, operationNotImplemented, serviceNotEmulated } from '../wire/errors.js';
@@ -86,10 +87,15 @@ export class Dispatcher {
    * signature (the unsigned Iceberg catalog under `/_overcast/iceberg`).
    */
   async handle(req: WireRequest, direct?: ServiceDefinition<string>): Promise<WireResponse> {
+    const started = performance.now();
     const requestId = randomUUID();
     const who = direct ? { service: direct.signingName, accessKeyId: '', account: accountFromAccessKey(undefined), region: DEFAULT_REGION } : identify(req);
     const service = direct ?? serviceForRequest(who.service, req.rawPath);
-    if (!service) return unroutable(serviceNotEmulated(who.service, SERVICES.map((s) => s.signingName)), requestId, req);
+    if (!service) {
+      const err = serviceNotEmulated(who.service, SERVICES.map((s) => s.signingName));
+      this.logRequest(who.service, '?', err.status, started, requestId, err);
+      return unroutable(err, requestId, req);
+    }
     const routes = await this.routesOf(service);
     const ctx: Ctx = {
       rt: this.rt,
@@ -108,7 +114,7 @@ export class Dispatcher {
       // The codec built the input from the same model the handler's table is typed against.
       const output = await (handler as (ctx: Ctx, input: unknown) => unknown)(ctx, parsed.input);
       const res = routes.codec.serialize(operation, output, requestId);
-      if (this.rt.log.enabled('debug')) this.rt.log.debug(`${service.id}.${operation} => ${res.status}`);
+      this.logRequest(service.id, operation, res.status, started, requestId);
       return res;
     } catch (err) {
       let awsErr: AwsError;
@@ -124,12 +130,17 @@ export class Dispatcher {
         this.rt.log.error(`${service.id}.${operation || '?'} internal error`, err);
         awsErr = new AwsError(routes.internalErrorCode, 'We encountered an internal error. Please try again.', 500);
       }
-      if (this.rt.log.enabled('debug')) {
-        this.rt.log.debug(`${service.id}.${operation || '?'} => ${awsErr.status} ${awsErr.code}: ${awsErr.message}`);
-      }
+      this.logRequest(service.id, operation || '?', awsErr.status, started, requestId, awsErr);
       // Drain what the client still sends so the connection stays usable.
       if (!req.body.readableEnded) req.body.resume();
       return routes.codec.error(awsErr, requestId, req);
     }
+  }
+
+  /** The request log's line (info): until the response starts, so a streamed body's transfer is not counted. */
+  private logRequest(service: string, operation: string, status: number, started: number, requestId: string, err?: AwsError): void {
+    if (!this.rt.log.enabled('info')) return;
+    const ms = performance.now() - started;
+    this.rt.log.request({ service, operation, status, ms, requestId, ...(err ? { code: err.code, message: err.message } : {}) });
   }
 }

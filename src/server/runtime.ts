@@ -17,17 +17,30 @@ export class BackgroundTasks {
 
   constructor(private readonly log: Logger) {}
 
-  /** Runs `task` after the current request; failures are logged, never thrown at the caller. */
+  /**
+   * Runs `task` after the current request; failures are logged, never thrown at the caller. Each
+   * task is an event of the log (`job`): its name, and its outcome when it returns a string (a
+   * stack operation returns the status it ended in); one that returns `null` did nothing worth a
+   * line (a scheduled pass that found no work).
+   */
   spawn(name: string, task: () => Promise<unknown> | unknown): Promise<void> {
     const p = new Promise<void>((resolve) => {
       setImmediate(async () => {
         const started = performance.now();
+        let outcome: unknown;
+        let failed = false;
         try {
-          await task();
+          outcome = await task();
         } catch (err) {
+          failed = true;
           this.log.error(`background task ${name} failed`, err);
         }
-        this.busyMs += performance.now() - started;
+        const ms = performance.now() - started;
+        this.busyMs += ms;
+        if (!failed && outcome !== null && this.log.enabled('info')) {
+          const fields = { job: name, ms: Math.round(ms * 100) / 100, ...(typeof outcome === 'string' ? { outcome } : {}) };
+          this.log.event('job', typeof outcome === 'string' ? `${name} → ${outcome}` : `${name} done`, fields);
+        }
         resolve();
       });
     });

@@ -23,7 +23,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function createRuntime(config: OvercastConfig, log: Logger = createLogger(config.logLevel)): Runtime {
+export function createRuntime(config: OvercastConfig, log: Logger = createLogger(config.logLevel, { format: config.logFormat })): Runtime {
   const meta = new MetadataStore({ dataDir: config.dataDir, durability: config.durability });
   try {
     meta.migrate(MIGRATIONS);
@@ -60,6 +60,7 @@ export async function resetRuntime(rt: Runtime): Promise<void> {
   }
   rt.blobs.clear();
   for (const hook of rt.resetHooks) hook();
+  rt.log.event('reset', 'reset: all state wiped');
 }
 
 /** Each service's start-up recovery (see ServiceDefinition.onStart); a failure is logged, not fatal. */

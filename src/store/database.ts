@@ -105,7 +105,8 @@ function acquireLock(dataDir: string): string {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(path, 'utf8').trim());
       if (pid && pid !== process.pid && processAlive(pid)) {
-        throw new Error(`data directory ${dataDir} is in use by another Overcast process (pid ${pid})`);
+        const message = `data directory ${dataDir} is in use by another Overcast process (pid ${pid})`;
+        throw Object.assign(new Error(message), { code: 'EOVERCASTLOCKED', path: dataDir, pid });
       }
       rmSync(path, { force: true }); // stale lock of a process that is gone
     }

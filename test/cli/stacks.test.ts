@@ -256,10 +256,14 @@ describe('overcast stacks, destroy and reset', () => {
     expect((await overcast(['stacks', '--all'])).stdout).toBe('No stacks.\n');
   });
 
-  it('help lists the commands', async () => {
+  it('help lists the commands, and deploy --help its options', async () => {
     const r = await overcast(['--help']);
-    for (const word of ['deploy TEMPLATE', '--stack-name', '--parameter', '--no-rollback', 'destroy NAME', 'stacks', 'reset']) {
+    for (const word of ['deploy TEMPLATE', 'destroy NAME', 'stacks', 'reset']) {
       expect(r.stdout).toContain(word);
+    }
+    const deploy = await overcast(['deploy', '--help']);
+    for (const word of ['--stack-name', '--parameter', '--no-rollback']) {
+      expect(deploy.stdout).toContain(word);
     }
   });
 });

@@ -104,7 +104,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the dashboard in Chromium', () => {
 
   it('a table from its stack: nested schema, rows written by the Iceberg writer, time travel, the warehouse', async () => {
     await page.goto(`${t.endpoint}/_overcast/ui/#/stacks/lakehouse?tab=resources`);
-    await page.getByRole('link', { name: lake.ordersArn }).click();
+    // The table's own row (its policy's row links to the table too).
+    const ordersRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'OrdersTable', exact: true }) });
+    await ordersRow.getByRole('link', { name: lake.ordersArn }).click();
     await page.getByRole('heading', { name: 'Table orders' }).waitFor();
 
     const tree = page.getByRole('list', { name: /^Schema / });

@@ -36,12 +36,16 @@ interface Run {
   stderr: string;
 }
 
-/** jest's CLI on the example project; `--ci` so that nothing is written, no `--forceExit`. */
+/**
+ * jest's CLI on the example project; `--ci` so that nothing is written, no `--forceExit`. The
+ * first test's Template.fromStack loads aws-cdk-lib, which can take jest longer than its default 5 s
+ * on a machine busy with the rest of the suite.
+ */
 function runJest(): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [JEST_BIN, '--config', CONFIG, '--ci', '--json'],
+      [JEST_BIN, '--config', CONFIG, '--ci', '--json', '--testTimeout', '60000'],
       {
         cwd: ROOT,
         env: { ...process.env, NODE_OPTIONS: '--experimental-vm-modules', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

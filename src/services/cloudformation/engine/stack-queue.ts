@@ -15,14 +15,14 @@ const queues = new WeakMap<object, Map<string, Promise<void>>>();
  * Runs `task` after every operation already queued on the stack, in the background (after the
  * current request has been answered). Returns when the task has finished.
  */
-export function enqueue(rt: Runtime, stackId: string, name: string, task: () => Promise<void>): Promise<void> {
+export function enqueue(rt: Runtime, stackId: string, name: string, task: () => Promise<unknown>): Promise<void> {
   let perRt = queues.get(rt);
   if (!perRt) {
     perRt = new Map();
     queues.set(rt, perRt);
   }
   const before = perRt.get(stackId) ?? Promise.resolve();
-  const run = before.then(() => rt.background.spawn(name, task));
+  const run = before.then(() => rt.background.spawn(`cloudformation ${name}`, task));
   perRt.set(stackId, run);
   void run.finally(() => {
     if (perRt!.get(stackId) === run) perRt!.delete(stackId);
@@ -67,9 +67,10 @@ const FAILED_STATE: Record<string, string> = {
 
 /**
  * The last line of defence: if `body` throws, or returns with the stack still `*_IN_PROGRESS`,
- * the stack moves to the matching failed (or, for cleanups, complete) status.
+ * the stack moves to the matching failed (or, for cleanups, complete) status. Resolves with the
+ * status the stack ended in (the log's outcome of the operation).
  */
-export async function guarded(op: Op, body: () => Promise<void>): Promise<void> {
+export async function guarded(op: Op, body: () => Promise<void>): Promise<string | undefined> {
   try {
     await body();
   } catch (err) {
@@ -82,10 +83,12 @@ export async function guarded(op: Op, body: () => Promise<void>): Promise<void> 
     op.rt.log.error(`cloudformation operation on ${op.stackName}: state not written`, err);
     row = cfnRepo(op.ctx).getStack(op.stackId);
   }
-  if (!row) return;
+  if (!row) return undefined;
   const terminal = FAILED_STATE[row.status];
   if (terminal) {
     setStackStatus(op, terminal, 'Internal failure: the operation stopped unexpectedly', { op: null });
     op.repo.flush();
+    return terminal;
   }
+  return row.status;
 }

@@ -7,6 +7,7 @@
  * 50 ms and tens of MB), so a lookup finds its entry's key in the text and parses that object.
  */
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../../../package-root.js';
 
 /** A property type: 's' string, 'n' number, 'i' integer, 'b' boolean, 'j' json, 'dt' date-time, … */
 export type TypeSig =
@@ -63,8 +64,7 @@ const defs = new Map<string, TypeDefinitionInfo | undefined>();
 
 function source(): string {
   if (text === undefined) {
-    const url = new URL('../../../../models/cfn-spec.json', import.meta.url);
-    text = readFileSync(url, 'utf8');
+    text = readFileSync(packagePath('models', 'cfn-spec.json'), 'utf8');
     defsAt = text.indexOf('"defs":{');
   }
   return text;

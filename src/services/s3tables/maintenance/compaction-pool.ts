@@ -5,8 +5,9 @@
  * (the test suite runs the TypeScript sources, where no compiled worker exists).
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { MODULE_ROOT } from '../../../package-root.js';
 import { rewriteBinRows, type BinOutput, type BinTask } from './compaction-rewrite.js';
 
 export interface Rewriter {
@@ -15,10 +16,11 @@ export interface Rewriter {
   close(): Promise<void>;
 }
 
-const WORKER = new URL('./compaction-worker.js', import.meta.url);
+// Beside this module in the same build (ES modules or CommonJS), found without import.meta.
+const WORKER = join(MODULE_ROOT, 'services', 's3tables', 'maintenance', 'compaction-worker.js');
 
 export function openRewriter(): Rewriter {
-  if (!existsSync(fileURLToPath(WORKER))) return { threaded: false, run: rewriteBinRows, close: async () => {} };
+  if (!existsSync(WORKER)) return { threaded: false, run: rewriteBinRows, close: async () => {} };
   const worker = new Worker(WORKER);
   worker.unref();
   let next = 0;

@@ -44,7 +44,8 @@ function schedulePass(rt: Runtime, state: State): void {
       const { runMaintenance } = await import('./runner.js');
       const report = await runMaintenance(rt, { scheduled: true });
       const ran = report.tables.filter((t) => Object.values(t.jobs).some((j) => j.status === 'Successful' || j.status === 'Failed'));
-      return `${ran.length} table(s) maintained`;
+      // A pass that found nothing to do leaves no line in the log.
+      return ran.length > 0 ? `${ran.length} table(s) maintained` : null;
     } finally {
       state.passRunning = false;
     }
