@@ -18,9 +18,10 @@ module.exports = {
     layer('model-is-the-bottom', '^src/model/', '^src/(wire|store|services|server|cli|index|runtime)'),
     layer('wire-below-services', '^src/wire/', '^src/(store|services|server|cli|index|runtime)'),
     layer('store-below-services', '^src/store/', '^src/(wire|services|server|cli|index|runtime)'),
-    // server/runtime.ts (Ctx, Runtime) is the domain module providers build on; it is to move out of server/.
-    layer('providers-below-the-server', '^src/services/', '^src/(server/(?!runtime\.ts)|cli|index)'),
-    layer('server-below-the-api', '^src/server/', '^src/(cli|index)'),
+    layer('runtime-below-services', '^src/runtime/', '^src/(services|server|cli|index|deploy)'),
+    layer('providers-below-the-server', '^src/services/', '^src/(server|cli|index|deploy)'),
+    layer('server-below-the-api', '^src/server/', '^src/(cli|index|deploy)'),
+    layer('deploy-below-its-callers', '^src/deploy/', '^src/(cli|index)'),
     layer('services-below-the-engine', '^src/services/(?!cloudformation/|registry\.ts)', '^src/services/cloudformation/'),
   ],
   options: {

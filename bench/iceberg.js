@@ -31,7 +31,7 @@ const client = (endpoint, maxSockets = 64) => jsonClient(endpoint, { service: 's
 async function populate(dataDir) {
   const { createRuntime } = await dist('server/server.js');
   const { configFromEnv } = await dist('config.js');
-  const { internalCtx } = await dist('server/runtime.js');
+  const { internalCtx } = await dist('runtime/runtime.js');
   const s3t = await dist('services/s3tables/provider.js');
   const rt = createRuntime({ ...configFromEnv({}), dataDir, logLevel: 'error' });
   const ctx = internalCtx(rt, ACCOUNT, REGION, 'bench');

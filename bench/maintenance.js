@@ -21,7 +21,7 @@ const dist = (path) => import(pathToFileURL(join(ROOT, 'dist', path)).href);
 async function populate(dataDir) {
   const { createRuntime } = await dist('server/server.js');
   const { configFromEnv } = await dist('config.js');
-  const { internalCtx } = await dist('server/runtime.js');
+  const { internalCtx } = await dist('runtime/runtime.js');
   const s3t = await dist('services/s3tables/provider.js');
   const { commitTableMetadata, currentMetadata } = await dist('services/s3tables/table-metadata.js');
   const { storeFileIO } = await dist('services/s3tables/maintenance/store-io.js');

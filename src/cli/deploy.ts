@@ -1,19 +1,18 @@
 /**
- * `overcast deploy <template> --stack-name NAME [--parameter K=V …] [--no-rollback]`: creates or
- * updates a stack on a running Overcast over the CloudFormation API (endpoint from
- * AWS_ENDPOINT_URL), prints the stack's events as resources move — one line per event, like the
- * CDK's progress display — and then the outputs. Also home to what `overcast destroy` shares:
+ * `overcast deploy <template> --stack-name NAME [--parameter K=V …] [--no-rollback]`: the one
+ * deploy flow (src/deploy/flow.ts) over the CloudFormation API of a running Overcast (endpoint
+ * from AWS_ENDPOINT_URL), printing the stack's events as resources move — one line per event, like
+ * the CDK's progress display — and then the outputs. Also home to what `overcast destroy` shares:
  * the client settings, the event watcher and the failure summary.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { CloudFormationClient, Parameter, Stack, StackEvent } from '@aws-sdk/client-cloudformation';
+import type { CloudFormationClient, Stack, StackEvent } from '@aws-sdk/client-cloudformation';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config.js';
+import { deploy as deployFlow, type StackActions, type TemplateInput } from '../deploy/flow.js';
+import { accountFromAccessKey } from '../wire/sigv4.js';
 import { usageLine } from './help.js';
-
-/** Larger templates must come from S3 (`overcast deploy s3://bucket/key`), as with the API. */
-const TEMPLATE_BODY_MAX_BYTES = 51_200;
-const ALL_CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 
 /** A failure the command reports as `overcast <command>: message` with exit code 1. */
 export class CliError extends Error {}
@@ -22,14 +21,13 @@ export function endpointOf(env: NodeJS.ProcessEnv = process.env): string {
   return (env.AWS_ENDPOINT_URL || `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
 }
 
-/** A CloudFormation client for the running Overcast (credentials from the environment, else test/test). */
-export async function cloudFormationClient(env: NodeJS.ProcessEnv = process.env): Promise<CloudFormationClient> {
+/** SDK client settings for the running Overcast (credentials from the environment, else test/test). */
+function clientSettings(env: NodeJS.ProcessEnv) {
   // The SDK's notice about future Node versions is noise in a local tool's output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
   const hasKeys = Boolean(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY);
-  return new CloudFormationClient({
-    endpoint: env.AWS_ENDPOINT_URL_CLOUDFORMATION || endpointOf(env),
+  return {
+    endpoint: endpointOf(env),
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     credentials: {
       accessKeyId: hasKeys ? env.AWS_ACCESS_KEY_ID! : 'test',
@@ -37,7 +35,14 @@ export async function cloudFormationClient(env: NodeJS.ProcessEnv = process.env)
       ...(hasKeys && env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
     },
     maxAttempts: 2,
-  });
+  };
+}
+
+/** A CloudFormation client for the running Overcast. */
+export async function cloudFormationClient(env: NodeJS.ProcessEnv = process.env): Promise<CloudFormationClient> {
+  const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
+  const settings = clientSettings(env);
+  return new CloudFormationClient({ ...settings, endpoint: env.AWS_ENDPOINT_URL_CLOUDFORMATION || settings.endpoint });
 }
 
 /** Turns the SDK's errors into one readable line (connection refused → is Overcast running?). */
@@ -183,85 +188,85 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
   return { template: positionals[0]!, stackName: values['stack-name'], parameters, disableRollback: values['no-rollback'] === true };
 }
 
-async function templateSource(template: string): Promise<{ TemplateBody: string } | { TemplateURL: string }> {
-  if (/^(s3|https?):\/\//.test(template)) return { TemplateURL: template };
-  let body: string;
+/** The deploy flow's actions over the CloudFormation API of a running Overcast, printing progress. */
+async function apiActions(cfn: CloudFormationClient, stackName: string, out: (line: string) => void): Promise<StackActions> {
+  const sdk = await import('@aws-sdk/client-cloudformation');
+  return {
+    describe: async (name) => {
+      try {
+        return (await cfn.send(new sdk.DescribeStacksCommand({ StackName: name }))).Stacks?.[0];
+      } catch (err) {
+        if (/does not exist/.test((err as Error).message)) return undefined;
+        throw err;
+      }
+    },
+    create: (input) => cfn.send(new sdk.CreateStackCommand(input)),
+    update: (input) => cfn.send(new sdk.UpdateStackCommand(input)),
+    delete: async (stackId) => {
+      await cfn.send(new sdk.DeleteStackCommand({ StackName: stackId }));
+    },
+    templateParameters: async (source) =>
+      ((await cfn.send(new sdk.GetTemplateSummaryCommand(source))).Parameters ?? []).map((p) => p.ParameterKey!),
+    settle: (stackId, since) => watchStack(cfn, stackId, stackName, since, out),
+    stage: (text) => stageTemplate(text),
+  };
+}
+
+/** Puts a large template into Overcast's S3 (a bucket of the caller's account and region) for TemplateURL. */
+async function stageTemplate(text: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const { CreateBucketCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+  const settings = clientSettings(env);
+  const s3 = new S3Client({ ...settings, forcePathStyle: true });
+  const bucket = `overcast-templates-${accountFromAccessKey(settings.credentials.accessKeyId)}-${settings.region}`;
   try {
-    body = await readFile(template, 'utf8');
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (err) {
+    if ((err as Error).name !== 'BucketAlreadyOwnedByYou') throw err;
+  }
+  const key = `${randomUUID()}.template`;
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text }));
+  return `s3://${bucket}/${key}`;
+}
+
+async function templateOf(template: string): Promise<TemplateInput> {
+  if (/^(s3|https?):\/\//.test(template)) return { url: template };
+  try {
+    return { text: await readFile(template, 'utf8') };
   } catch (err) {
     throw new CliError(`cannot read ${template}: ${(err as Error).message}`);
   }
-  if (Buffer.byteLength(body, 'utf8') > TEMPLATE_BODY_MAX_BYTES) {
-    throw new CliError(
-      `${template} is larger than ${TEMPLATE_BODY_MAX_BYTES} bytes: upload it (aws s3 cp ${template} s3://BUCKET/KEY) and deploy s3://BUCKET/KEY`,
-    );
-  }
-  return { TemplateBody: body };
 }
 
 /** Runs the deploy; returns the exit code. */
 export async function runDeploy(args: DeployArgs, out: (line: string) => void): Promise<number> {
   const cfn = await cloudFormationClient();
-  const { CreateStackCommand, DeleteStackCommand, DescribeStacksCommand, GetTemplateSummaryCommand, UpdateStackCommand } = await import(
-    '@aws-sdk/client-cloudformation'
+  const outcome = await deployFlow(
+    await apiActions(cfn, args.stackName, out),
+    { stackName: args.stackName, template: await templateOf(args.template), parameters: args.parameters, disableRollback: args.disableRollback },
+    { note: out },
   );
-  const source = await templateSource(args.template);
-  let existing: Stack | undefined;
-  try {
-    existing = (await cfn.send(new DescribeStacksCommand({ StackName: args.stackName }))).Stacks?.[0];
-  } catch (err) {
-    if (!/does not exist/.test((err as Error).message)) throw err;
-  }
-  // A stack whose creation failed cannot be updated: it is deleted first (as the CDK does).
-  if (existing && ['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'REVIEW_IN_PROGRESS'].includes(existing.StackStatus ?? '')) {
-    out(`${args.stackName}: deleting the stack left in ${existing.StackStatus} first`);
-    const since = Date.now();
-    await cfn.send(new DeleteStackCommand({ StackName: existing.StackId }));
-    const gone = await watchStack(cfn, existing.StackId!, args.stackName, since, out);
-    if (gone.stack && gone.stack.StackStatus !== 'DELETE_COMPLETE') {
-      out(`❌  ${args.stackName}: could not delete the failed stack (${gone.stack.StackStatus})`);
+  switch (outcome.kind) {
+    case 'unchanged':
+      out(`✅  ${args.stackName} (no changes)`);
+      for (const line of outputLines(outcome.stack)) out(line);
+      return 0;
+    case 'deployed':
+      out('');
+      out(`✅  ${args.stackName} (${outcome.stack.StackStatus})`);
+      for (const line of outputLines(outcome.stack)) out(line);
+      out('');
+      out(`Stack ARN:\n${outcome.stack.StackId}`);
+      return 0;
+    case 'blocked':
+      out(`❌  ${args.stackName}: could not delete the failed stack (${outcome.stack.StackStatus})`);
+      return 1;
+    case 'failed': {
+      for (const line of failureLines(args.stackName, outcome.events)) out(line);
+      const reason = outcome.stack?.StackStatusReason ? ` (${outcome.stack.StackStatusReason})` : '';
+      out(`❌  ${args.stackName} failed to deploy: ${outcome.status}${reason}`);
       return 1;
     }
-    existing = undefined;
   }
-  const given: Parameter[] = Object.entries(args.parameters).map(([ParameterKey, ParameterValue]) => ({ ParameterKey, ParameterValue }));
-  const common = { StackName: args.stackName, ...source, Capabilities: [...ALL_CAPABILITIES], DisableRollback: args.disableRollback };
-  const since = Date.now() - 1;
-  let stackId: string;
-  if (!existing) {
-    out(`${args.stackName}: creating stack...`);
-    stackId = (await cfn.send(new CreateStackCommand({ ...common, Parameters: given }))).StackId!;
-  } else {
-    // Parameters not given keep their previous values, as `aws cloudformation deploy` does.
-    const summary = await cfn.send(new GetTemplateSummaryCommand(source));
-    const previous = new Set((existing.Parameters ?? []).map((p) => p.ParameterKey));
-    const kept = (summary.Parameters ?? [])
-      .map((p) => p.ParameterKey!)
-      .filter((k) => previous.has(k) && args.parameters[k] === undefined)
-      .map((ParameterKey) => ({ ParameterKey, UsePreviousValue: true }));
-    out(`${args.stackName}: updating stack...`);
-    try {
-      stackId = (await cfn.send(new UpdateStackCommand({ ...common, Parameters: [...given, ...kept] }))).StackId!;
-    } catch (err) {
-      if ((err as Error).message !== 'No updates are to be performed.') throw err;
-      out(`✅  ${args.stackName} (no changes)`);
-      for (const line of outputLines(existing)) out(line);
-      return 0;
-    }
-  }
-  const { stack, events } = await watchStack(cfn, stackId, args.stackName, since, out);
-  const status = stack?.StackStatus ?? 'DELETE_COMPLETE';
-  if (stack && (status === 'CREATE_COMPLETE' || status === 'UPDATE_COMPLETE')) {
-    out('');
-    out(`✅  ${args.stackName} (${status})`);
-    for (const line of outputLines(stack)) out(line);
-    out('');
-    out(`Stack ARN:\n${stackId}`);
-    return 0;
-  }
-  for (const line of failureLines(args.stackName, events)) out(line);
-  out(`❌  ${args.stackName} failed to deploy: ${status}${stack?.StackStatusReason ? ` (${stack.StackStatusReason})` : ''}`);
-  return 1;
 }
 
 export async function deploy(argv: string[]): Promise<void> {

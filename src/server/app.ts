@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { Readable } from 'node:stream';
 import { Dispatcher } from './dispatch.js';
 import { answerClientError, earlyError } from './early-errors.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js';
 import { scopeFromAuthorization } from '../wire/sigv4.js';
 import { ICEBERG_CATALOG, SERVICES } from '../services/registry.js';

@@ -18,7 +18,7 @@ import {
 } from '../wire/sigv4.js';
 import { SERVICES, serviceForRequest, type ServiceDefinition } from '../services/registry.js';
 import { NOT_IMPLEMENTED, type ServiceRoutes } from '../services/service-routes.js';
-import { partitionOf, type Ctx, type Runtime } from './runtime.js';
+import { partitionOf, type Ctx, type Runtime } from '../runtime/runtime.js';
 
 export interface Identity {
   service: string;

@@ -11,7 +11,7 @@ import { MetadataStore } from '../store/database.js';
 import { MIGRATIONS } from '../store/schema/index.js';
 import { SERVICES } from '../services/registry.js';
 import { buildApp } from './app.js';
-import { BackgroundTasks, type Runtime } from './runtime.js';
+import { BackgroundTasks, type Runtime } from '../runtime/runtime.js';
 
 /** A listening Overcast server, as `startServer` returns it. */
 export interface RunningServer {

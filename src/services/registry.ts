@@ -4,7 +4,7 @@
  * start-up stays light.
  */
 import type { ServiceRoutes } from './service-routes.js';
-import type { Runtime } from '../server/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { ServiceId } from '../model/service-model.js';
 
 export interface ServiceDefinition<Id extends string = ServiceId> {

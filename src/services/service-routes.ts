@@ -7,7 +7,7 @@
  * `notImplemented(…)`, and answers 501 NotImplemented in the protocol's shape.
  */
 import type { Codec } from '../wire/codec.js';
-import type { Ctx } from '../server/runtime.js';
+import type { Ctx } from '../runtime/runtime.js';
 
 /** One operation's input and output, as the generated tables give them. */
 export interface OperationTypes {

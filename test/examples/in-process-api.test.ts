@@ -82,6 +82,17 @@ describe('deployStack', () => {
     expect(updated.events.every((e) => e.Timestamp! >= created.events.at(-1)!.Timestamp!)).toBe(true);
   });
 
+  it('keeps the previous value of a parameter an update does not give, as aws cloudformation deploy does', async () => {
+    const template = {
+      Parameters: { Name: { Type: 'String' }, Value: { Type: 'String' } },
+      Resources: { P: { Type: 'AWS::SSM::Parameter', Properties: { Name: { Ref: 'Name' }, Type: 'String', Value: { Ref: 'Value' } } } },
+    };
+    await overcast.deployStack({ stackName: 'kept-params', template, parameters: { Name: '/kept/p', Value: 'first' } });
+    const updated = await overcast.deployStack({ stackName: 'kept-params', template, parameters: { Value: 'second' } });
+    expect(updated.status).toBe('UPDATE_COMPLETE');
+    expect(await parameterValue('/kept/p')).toBe('second');
+  });
+
   it('rejects with the failure and leaves the stack as it was when an update rolls back', async () => {
     await overcast.deployStack({ stackName: 'app', template: parameterTemplate('one') });
     const broken = parameterTemplate('two', {

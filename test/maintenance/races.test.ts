@@ -13,7 +13,7 @@ import { appendRows } from '../../src/iceberg/append.js';
 import { rowDelta } from '../../src/iceberg/deletes.js';
 import { refSnapshot } from '../../src/iceberg/model.js';
 import { liveFiles, readRows } from '../../src/iceberg/scan.js';
-import { internalCtx } from '../../src/server/runtime.js';
+import { internalCtx } from '../../src/runtime/runtime.js';
 import { clockOf } from '../../src/services/s3tables/maintenance/clock.js';
 import { compactTable } from '../../src/services/s3tables/maintenance/compaction.js';
 import { expireSnapshots } from '../../src/services/s3tables/maintenance/expire-snapshots.js';

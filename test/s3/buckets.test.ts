@@ -37,7 +37,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalCtx } from '../../src/server/runtime.js';
+import { internalCtx } from '../../src/runtime/runtime.js';
 import { createBucket, headBucket } from '../../src/services/s3/provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { failure } from '../helpers/errors.js';

@@ -25,7 +25,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalCtx } from '../../src/server/runtime.js';
+import { internalCtx } from '../../src/runtime/runtime.js';
 import { getObject } from '../../src/services/s3/provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { failure } from '../helpers/errors.js';

@@ -38,7 +38,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/config.js';
 import { createRuntime } from '../../src/server/server.js';
-import { internalCtx } from '../../src/server/runtime.js';
+import { internalCtx } from '../../src/runtime/runtime.js';
 import { putObject } from '../../src/services/s3/provider.js';
 import { createNamespace, createTable, createTableBucket, getTable } from '../../src/services/s3tables/provider.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';

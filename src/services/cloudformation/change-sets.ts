@@ -10,7 +10,7 @@
  * top to bottom.
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { ChangeSetRow, StackRow } from '../../store/cloudformation-repo.js';
 import { cfnErrors, checkInput, NO_CHANGES_REASON, validation } from './requests/errors.js';
 import { computeChanges } from './engine/changes.js';

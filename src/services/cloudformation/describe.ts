@@ -7,7 +7,7 @@
  * waiter's first poll sees the result.
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { cfnErrors, checkInput, validation } from './requests/errors.js';
 import { settled } from './engine/stack-queue.js';
 import { decodeToken, encodeToken, findStack, isNumberCursor, requireStack } from './requests/lookup.js';

@@ -3,7 +3,7 @@
  * stacks importing one export; an export nobody imports is a ValidationError, as on AWS).
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { checkInput, validation } from './requests/errors.js';
 import { decodeToken, encodeToken, isStringCursor } from './requests/lookup.js';
 import { cfnRepo } from './engine/state.js';

@@ -3,7 +3,7 @@
  * the middle of an operation) are finished or rolled back in the background, so no stack stays
  * stuck. The check is one indexed query; the engine is loaded only when there is work.
  */
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { cfnRepo } from './engine/state.js';
 
 export async function onStart(rt: Runtime): Promise<void> {

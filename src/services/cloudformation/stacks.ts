@@ -5,7 +5,7 @@
  * the work to the engine, which runs right after the response.
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { cfnErrors, checkInput, validation } from './requests/errors.js';
 import { newJournal, prepareDeployment } from './engine/deployment.js';
 import { startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';

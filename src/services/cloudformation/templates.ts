@@ -4,7 +4,7 @@
  * by the template layer's summaries.
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { cfnErrors, checkInput, validation } from './requests/errors.js';
 import { parseTemplate, summary, validationSummary } from './template/index.js';
 import { requireStack } from './requests/lookup.js';

@@ -12,7 +12,7 @@ import { emptyMetadata, MetadataBuilder } from '../../iceberg/metadata-builder.j
 import { checkRequirement } from '../../iceberg/requirements.js';
 import type { TableMetadata } from '../../iceberg/types.js';
 import { parseRequirement, parseUpdate, type TableRequirement, type TableUpdate } from '../../iceberg/updates.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { bucketNameOf, repo, requireTable } from '../s3tables/lookup.js';

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { RawJson } from '../../iceberg/json.js';
 import type { Snapshot, TableMetadata } from '../../iceberg/types.js';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { getTableBucket } from '../s3tables/buckets.js';
 import { requireTable } from '../s3tables/lookup.js';
 import { createNamespace as s3tCreateNamespace, deleteNamespace, getNamespace, listNamespaces as s3tListNamespaces } from '../s3tables/namespaces.js';

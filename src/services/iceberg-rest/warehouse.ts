@@ -5,8 +5,8 @@
  * acts as the ARN's own account and region. Also the table-level client settings Overcast adds to
  * LoadTableResult so engines write their files into Overcast's S3 without extra configuration.
  */
-import type { Ctx } from '../../server/runtime.js';
-import { partitionOf } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
+import { partitionOf } from '../../runtime/runtime.js';
 import { parseBucketArn } from '../s3tables/naming.js';
 import { iceErrors } from './errors.js';
 

@@ -7,7 +7,7 @@
  * AWS's empty default where AWS has one (versioning, notifications, logging, …).
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import { ownerOf, repo, requireBucket } from './common.js';
 import { s3Errors } from './errors.js';

@@ -5,7 +5,7 @@
  * warehouses, stack deletion). Bucket names are global across accounts, as on AWS.
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { decodeToken, encodeToken, ownerOf, repo, requireBucket } from './common.js';
 import { s3Errors } from './errors.js';
 import { bucketNameProblem } from './naming.js';

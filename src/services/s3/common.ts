@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { S3Repo, type BucketRow } from '../../store/s3-repo.js';
 import { s3Errors } from './errors.js';
 

@@ -11,7 +11,7 @@
  */
 import type { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import type { ObjectRow } from '../../store/s3-repo.js';
 import { isAlgorithm, memberOf, type ChecksumAlgorithm } from './checksums.js';

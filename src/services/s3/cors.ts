@@ -6,7 +6,7 @@
  * requested header matches an AllowedHeader.
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import { corsRules } from './bucket-config.js';
 import { repo } from './common.js';

@@ -6,7 +6,7 @@
  * commit that hands new blobs to their rows (`commitBlobs`), the one place that follows the blob
  * store's adopt / release / discard / sweep protocol.
  */
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { BlobRef, WrittenBody } from '../../store/blobs.js';
 import type { ChunkedBody } from './aws-chunked.js';
 import {

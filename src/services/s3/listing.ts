@@ -6,7 +6,7 @@
  * keys costs one seek, and a page costs the page.
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { upperBound, type ObjectSummaryRow, type UploadRow } from '../../store/s3-repo.js';
 import { decodeToken, encodeToken, ownerOf, repo, requireBucket } from './common.js';
 import { s3Errors } from './errors.js';

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { BlobRef, WrittenBody } from '../../store/blobs.js';
 import type { PartRow, UploadRow } from '../../store/s3-repo.js';
 import {

@@ -6,7 +6,7 @@
  * tagging and ACL operations, which only touch this metadata.
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import type { ObjectRow } from '../../store/s3-repo.js';
 import { defaultEncryption } from './bucket-config.js';

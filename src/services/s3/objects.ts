@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import type { ObjectRow } from '../../store/s3-repo.js';
 import { INLINE_LIMIT } from '../../store/blobs.js';

@@ -15,7 +15,7 @@ import { readBody, type WireRequest, type WireResponse } from '../../wire/http.j
 import { restXmlCodec } from '../../wire/rest-xml.js';
 import { matchRoute, splitRawPath } from '../../wire/rest-routes.js';
 import { XML_DECLARATION, escapeXml } from '../../wire/xml.js';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { S3Operations } from '../../model/operations/s3.js';
 import { NOT_IMPLEMENTED, notImplemented, type Handler, type OperationHandlers, type ServiceRoutes } from '../service-routes.js';
 import { decodeAwsChunked, isAwsChunked } from './aws-chunked.js';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { TableBucketRow } from '../../store/s3tables-repo.js';
 import { DEFAULT_ENCRYPTION } from './defaults.js';
 import { bucketArnOf, repo, requireBucket, requireBucketRow, validate } from './lookup.js';

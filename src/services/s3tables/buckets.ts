@@ -4,7 +4,7 @@
  * (prefix, type, pages by name) and DeleteTableBucket (refused while namespaces remain).
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { DEFAULT_ENCRYPTION, DEFAULT_STORAGE_CLASS, defaultBucketMaintenance } from './defaults.js';
 import { bucketArnOf, repo, requireBucket, validate } from './lookup.js';
 import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken } from './page-tokens.js';

@@ -6,7 +6,7 @@
  */
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import {
   S3TablesRepo,
   type NamespaceRow,

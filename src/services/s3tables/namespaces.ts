@@ -3,7 +3,7 @@
  * ListNamespaces (prefix, pages by name) and DeleteNamespace (refused while tables remain).
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { NamespaceRow } from '../../store/s3tables-repo.js';
 import { bucketArnOf, repo, requireBucket, requireNamespace, validate } from './lookup.js';
 import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken } from './page-tokens.js';

@@ -6,7 +6,7 @@
  * in-memory start loads neither the S3 Tables provider nor the maintenance modules.
  */
 import { maintenanceInterval } from '../../config.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { MaintenanceRepo } from '../../store/maintenance-repo.js';
 import { S3TablesRepo } from '../../store/s3tables-repo.js';
 

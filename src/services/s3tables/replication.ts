@@ -6,7 +6,7 @@
  * in maintenance/replicate.ts; GetTableReplicationStatus reports its progress per destination.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { bucketArnOf, repo, requireBucketRow, requireTableByArn, tableArnOf, validate } from './lookup.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';

@@ -6,7 +6,7 @@
  * answers 405 to Put and reads as disabled.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { repo, requireTable, requireTableByArn, tableArnOf, validate } from './lookup.js';
 import { s3tErrors } from './errors.js';

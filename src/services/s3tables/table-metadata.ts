@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { parseIcebergJson, stringifyIcebergJson } from '../../iceberg/json.js';
 import type { TableMetadata } from '../../iceberg/types.js';
-import type { Ctx, Runtime } from '../../server/runtime.js';
+import type { Ctx, Runtime } from '../../runtime/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { INLINE_LIMIT } from '../../store/blobs.js';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { NewTableRow, TableRow, TableSummaryRow } from '../../store/s3tables-repo.js';
 import { defaultTableMaintenance } from './defaults.js';
 import { bucketArnOf, bucketNameOf, repo, requireBucket, requireNamespace, requireTable, requireTableByArn, tableArnOf, validate } from './lookup.js';

@@ -4,7 +4,7 @@
  * keys (absent keys are not an error), ListTagsForResource reads them.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { repo, requireBucketRow, requireTableByArn, validate } from './lookup.js';
 import { checkTags, MAX_TAGS, tooManyTags } from './settings-checks.js';
 import { s3tErrors } from './errors.js';

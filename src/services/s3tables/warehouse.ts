@@ -6,8 +6,8 @@
  * `s3t_purges` in the transaction that makes the bucket an orphan, and only unrecorded once the
  * bucket is gone, so a restart resumes it.
  */
-import type { Ctx, Runtime } from '../../server/runtime.js';
-import { internalCtx } from '../../server/runtime.js';
+import type { Ctx, Runtime } from '../../runtime/runtime.js';
+import { internalCtx } from '../../runtime/runtime.js';
 import { S3TablesRepo } from '../../store/s3tables-repo.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../../wire/sigv4.js';
 import { createBucket, purgeBucket, putObject } from '../s3/provider.js';

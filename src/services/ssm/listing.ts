@@ -7,7 +7,7 @@
  * as AWS's own pages do.
  */
 import type * as SSM from '@aws-sdk/client-ssm';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import type { ParameterRow, VersionRow } from '../../store/ssm-repo.js';
 import { ssmErrors } from './errors.js';
 import { checkParameterFilters, legacyFilters, matches, type NormalizedFilter } from './filters.js';

@@ -5,7 +5,7 @@
  * the hierarchy (its parent path), and the ARN AWS gives it. Names without a leading slash live
  * at the root level `/`.
  */
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { ssmErrors } from './errors.js';
 
 const NAME_CHARS = /^[a-zA-Z0-9_.\-/]+$/;

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type * as SSM from '@aws-sdk/client-ssm';
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { SsmRepo, type ParameterFields, type ParameterRow, type VersionRow } from '../../store/ssm-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { callerIdentity } from '../sts/provider.js';

@@ -11,7 +11,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type * as STS from '@aws-sdk/client-sts';
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
-import type { Ctx } from '../../server/runtime.js';
+import type { Ctx } from '../../runtime/runtime.js';
 import { StsRepo, type SessionRow } from '../../store/sts-repo.js';
 import { AwsError } from '../../wire/errors.js';
 import { accountFromAccessKey, temporaryAccessKeyId } from '../../wire/sigv4.js';

@@ -4,7 +4,7 @@
  * rejection and returns its error.
  */
 import { randomUUID } from 'node:crypto';
-import { internalCtx } from '../../../src/server/runtime.js';
+import { internalCtx } from '../../../src/runtime/runtime.js';
 import { nestedStacks } from '../../../src/services/cloudformation/engine/nested.js';
 import type { ResourceContext } from '../../../src/services/cloudformation/resources/types.js';
 import type { TestServer } from '../../helpers/server.js';

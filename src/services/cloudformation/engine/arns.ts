@@ -3,7 +3,7 @@
  * an ARN from a name.
  */
 import { randomUUID } from 'node:crypto';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 
 export function stackArn(ctx: Pick<Ctx, 'partition' | 'region' | 'account'>, name: string): string {
   return `arn:${ctx.partition}:cloudformation:${ctx.region}:${ctx.account}:stack/${name}/${randomUUID()}`;

@@ -6,7 +6,7 @@
  * tags count: a taggable resource whose merged tags differ is modified (Scope Tags).
  */
 import type { StackRow } from '../../../store/cloudformation-repo.js';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { cfnRepo, stackData, versionOf, type ResourceVersion } from './state.js';
 import { stackOutputs, type Deployment } from './deployment.js';
 import { dynamicCauses, planningScope, planResource, type ResourcePlan } from './plan.js';

@@ -6,7 +6,7 @@
  * (`template/`) is pure; this module feeds it the environment of the stack's account and region.
  */
 import { randomUUID } from 'node:crypto';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import {
   checkResourceTypes,
   evaluateOutputs,

@@ -4,7 +4,7 @@
  * current values of SSM parameters for `AWS::SSM::Parameter::Value<…>` types through the SSM
  * provider in-process, exports of the account and region, and availability zones.
  */
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { getParameter } from '../../ssm/provider.js';
 import type { PrepareEnvironment, PseudoParameters } from '../template/types.js';
 import { cfnRepo } from './state.js';

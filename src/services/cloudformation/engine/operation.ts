@@ -5,7 +5,7 @@
  * write-behind buffer (write-buffer.ts).
  */
 import type { ResourceRow, StackRow } from '../../../store/cloudformation-repo.js';
-import { internalCtx, type Ctx, type Runtime } from '../../../server/runtime.js';
+import { internalCtx, type Ctx, type Runtime } from '../../../runtime/runtime.js';
 import type { NestedStacks, ResourceState } from '../resources/types.js';
 import {
   cfnRepo,

@@ -4,7 +4,7 @@
  * rolled back, a delete, a rollback or a cleanup carried on. Nested stacks go before their
  * parents, so a parent's rollback finds its children settled.
  */
-import type { Runtime } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
 import type { StackSummaryRow } from '../../../store/cloudformation-repo.js';
 import { runDelete } from './delete-stack.js';
 import { runCleanup } from './deploy.js';

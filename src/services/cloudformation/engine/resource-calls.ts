@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tag } from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
 import { providerFor } from '../resources/registry.js';
 import { ResourceFailure, type NestedStacks, type ResourceContext, type ResourceState } from '../resources/types.js';

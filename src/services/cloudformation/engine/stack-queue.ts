@@ -4,7 +4,7 @@
  * guard that no operation ever leaves a stack `*_IN_PROGRESS` — whatever throws, the stack ends in
  * a terminal status.
  */
-import type { Runtime } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import { setStackStatus, type Op } from './operation.js';
 import { cfnRepo } from './state.js';

@@ -5,7 +5,7 @@
  * any other operation of the same stack. The operations are quick, so the client's first poll
  * normally sees a terminal status.
  */
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import { pendingOf, stackData, versionOf, type OperationJournal } from './state.js';
 import { runDelete } from './delete-stack.js';

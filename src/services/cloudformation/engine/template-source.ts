@@ -7,7 +7,7 @@
  * (`https://s3.<region>.amazonaws.com/bucket/key`) and `s3://bucket/key`.
  */
 import type { Readable } from 'node:stream';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
 import { validation } from '../requests/errors.js';
 import { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES, templateSizeError } from '../template/errors.js';

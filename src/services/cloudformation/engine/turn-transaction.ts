@@ -8,7 +8,7 @@
  * continuations already due in this same turn), and work that waits on real I/O simply continues
  * outside it.
  */
-import type { Runtime } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
 
 export function turnTransaction(rt: Runtime, beforeCommit?: () => void): void {
   const db = rt.meta.db;

@@ -6,7 +6,7 @@
  * lets the events recorded so far reach the store at once.
  */
 import type { CloudFormationRepo, ResourceRow } from '../../../store/cloudformation-repo.js';
-import type { Runtime } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
 
 export type BufferedRepo = CloudFormationRepo & { flush(): void };
 

@@ -4,7 +4,7 @@
  * Overcast's S3).
  */
 import type * as CFN from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import type { StackData } from '../engine/state.js';
 import type { ParameterInput } from '../template/types.js';
 import { validation } from './errors.js';

@@ -3,7 +3,7 @@
  * caller's account and region) or by stack ARN (any stack ever created, deleted ones included) —
  * and the opaque NextToken pagination cursors of the list actions.
  */
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import { validation } from './errors.js';
 import { isArn } from '../engine/arns.js';

@@ -5,7 +5,7 @@
  * evaluation, ordering, replacement decisions (from the spec's create-only properties), events,
  * rollback; a provider only does its resource.
  */
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 
 /** Properties after every intrinsic is resolved: plain JSON values (numbers may still be strings). */
 export type ResolvedProperties = Record<string, unknown>;

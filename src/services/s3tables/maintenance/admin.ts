@@ -7,8 +7,8 @@
  * noncurrent object back (what only AWS Support can do on AWS). Bad input answers 400 and changes
  * nothing. The in-process API calls the same functions.
  */
-import type { Runtime } from '../../../server/runtime.js';
-import { internalCtx } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
+import { internalCtx } from '../../../runtime/runtime.js';
 import { parseDuration } from '../../../config.js';
 import { repo } from '../lookup.js';
 import { parseTableArn, warehouseBucketOf } from '../naming.js';

@@ -11,7 +11,7 @@
  * Each advance is a row of the store: a server with a data directory keeps its clock on restart,
  * and `reset` puts it back to the wall clock.
  */
-import type { Runtime } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
 
 interface Advance {
   at: number;

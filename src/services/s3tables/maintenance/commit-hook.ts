@@ -5,7 +5,7 @@
  * schedule, so a commit pays one map lookup; with one, whether any replication is configured at
  * all is remembered until a replication configuration changes.
  */
-import type { Runtime } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
 
 type Listener = (tableId: string) => void;
 

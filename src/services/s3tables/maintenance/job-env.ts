@@ -6,7 +6,7 @@
  * metadata names lies in the table's warehouse, and yield to requests between steps (time-sliced).
  */
 import type { TableMetadata } from '../../../iceberg/types.js';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import type { TableRow } from '../../../store/s3tables-repo.js';
 import { isAwsError } from '../../../wire/errors.js';
 import { repo } from '../lookup.js';

@@ -5,7 +5,7 @@
  * `Not_Yet_Run`. Unreferenced file removal is configured on the bucket but reported per table.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { MaintenanceRepo, type JobRow } from '../../../store/maintenance-repo.js';
 
 type Config = Record<string, { status?: string } | undefined>;

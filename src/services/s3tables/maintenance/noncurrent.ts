@@ -8,7 +8,7 @@
  * leaves either the old state or the new one. Deleting releases the bytes; `restore` (the stand-in
  * for AWS Support) moves an object back while its key is free.
  */
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { MaintenanceRepo, type NoncurrentRow } from '../../../store/maintenance-repo.js';
 import { repo as s3Repo } from '../../s3/provider.js';
 

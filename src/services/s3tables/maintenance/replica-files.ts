@@ -19,7 +19,7 @@ import { openFile, readParquet } from '../../../iceberg/parquet-reader.js';
 import { writeParquet } from '../../../iceberg/parquet-writer.js';
 import { POSITION_DELETE_SCHEMA } from '../../../iceberg/scan.js';
 import type { DataFile, ManifestFile, PartitionSpec, Schema, Snapshot, TableMetadata } from '../../../iceberg/types.js';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { copyObject } from '../../s3/provider.js';
 import { yieldNow } from './yield-now.js';
 import type { StoreFileIO } from './store-io.js';

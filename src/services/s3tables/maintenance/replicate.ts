@@ -15,8 +15,8 @@
  */
 import type { ReplicationDestinationReport } from './reports.js';
 import type { TableMetadata } from '../../../iceberg/types.js';
-import type { Runtime } from '../../../server/runtime.js';
-import { internalCtx, type Ctx } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
+import { internalCtx, type Ctx } from '../../../runtime/runtime.js';
 import type { ReplicationProgressRow } from '../../../store/maintenance-repo.js';
 import type { TableRow } from '../../../store/s3tables-repo.js';
 import { defaultTableMaintenance } from '../defaults.js';

@@ -14,8 +14,8 @@
  * time (AWS runs them about daily); any job a crash interrupted.
  */
 import type { MaintenanceJobReport, MaintenanceRunReport, MaintenanceTableReport } from './reports.js';
-import type { Runtime } from '../../../server/runtime.js';
-import { internalCtx } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
+import { internalCtx } from '../../../runtime/runtime.js';
 import type { JobRow, JobType } from '../../../store/maintenance-repo.js';
 import type { TableRow } from '../../../store/s3tables-repo.js';
 import { repo, tableArnOf } from '../lookup.js';

@@ -6,7 +6,7 @@
  * never keeps the process alive; a pass stops at its next step when the server stops, and the
  * job it interrupted runs again at the next pass. The runner is imported on the first pass.
  */
-import type { Runtime } from '../../../server/runtime.js';
+import type { Runtime } from '../../../runtime/runtime.js';
 import { onTableCommitted, replicationConfigured } from './commit-hook.js';
 
 interface State {

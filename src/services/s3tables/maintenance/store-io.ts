@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { FileIO } from '../../../iceberg/file-io.js';
 import { parseLocation } from '../../../iceberg/file-io.js';
-import type { Ctx } from '../../../server/runtime.js';
+import type { Ctx } from '../../../runtime/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
 import { getObjectContent, headObject, putObject } from '../../s3/provider.js';
 

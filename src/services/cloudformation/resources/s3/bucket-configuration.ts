@@ -7,7 +7,7 @@
  * metadata tables) are validated against the schema and otherwise accepted unapplied.
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../../../server/runtime.js';
+import type { Ctx } from '../../../../runtime/runtime.js';
 import * as s3 from '../../../s3/provider.js';
 import type {
   BucketLifecycleConfiguration,

@@ -9,7 +9,7 @@
  * gives Arn, DomainName, RegionalDomainName, DualStackDomainName and WebsiteURL as AWS shapes
  * them.
  */
-import type { Ctx } from '../../../../server/runtime.js';
+import type { Ctx } from '../../../../runtime/runtime.js';
 import * as s3 from '../../../s3/provider.js';
 import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';

@@ -5,7 +5,7 @@
  * SDK would send it.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../../../server/runtime.js';
+import type { Ctx } from '../../../../runtime/runtime.js';
 import { tagResource, untagResource } from '../../../s3tables/provider.js';
 import type { Tag, TableBucketEncryptionConfiguration, TableBucketStorageClassConfiguration } from '../../spec/property-types.js';
 

@@ -10,7 +10,7 @@
  * namespaces, with the service's error, as the real handler does. Ref/TableBucketARN is the
  * bucket ARN.
  */
-import type { Ctx } from '../../../../server/runtime.js';
+import type { Ctx } from '../../../../runtime/runtime.js';
 import * as s3t from '../../../s3tables/provider.js';
 import type {
   TableBucketMetricsConfiguration,

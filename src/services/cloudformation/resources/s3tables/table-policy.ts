@@ -4,7 +4,7 @@
  * table ARN; the TableBucketARN / Namespace / TableName attributes are read from the table (by
  * ARN, so they follow a rename when the policy is next written).
  */
-import type { Ctx } from '../../../../server/runtime.js';
+import type { Ctx } from '../../../../runtime/runtime.js';
 import * as s3t from '../../../s3tables/provider.js';
 import { unlessGone } from '../already-gone.js';
 import { policyText } from '../property-values.js';

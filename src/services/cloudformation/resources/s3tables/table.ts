@@ -9,7 +9,7 @@
  * are read back with GetTable (the token drifts as engines commit, as on AWS).
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
-import type { Ctx } from '../../../../server/runtime.js';
+import type { Ctx } from '../../../../runtime/runtime.js';
 import * as s3t from '../../../s3tables/provider.js';
 import type { TableCompaction, TableSnapshotManagement } from '../../spec/property-types.js';
 import { hasErrorCode } from '../already-gone.js';
