@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { internalCtx, type Ctx, type Runtime } from '../server/runtime.js';
+import { internalCtx, type Ctx, type Runtime } from '../runtime/runtime.js';
 import { isAwsError } from '../wire/errors.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../wire/sigv4.js';
 

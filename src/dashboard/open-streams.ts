@@ -3,7 +3,7 @@
  * event stream never finishes by itself, and the HTTP server's close waits for open responses.
  * Tiny on purpose — the server imports it at start-up, while the dashboard itself loads on first use.
  */
-import type { Runtime } from '../server/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 
 const open = new WeakMap<Runtime, Set<() => void>>();
 

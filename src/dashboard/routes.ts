@@ -6,7 +6,7 @@
  * request, so the server's start-up never pays for it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Runtime } from '../server/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import * as admin from './admin-api.js';
 import { streamEvents } from './event-stream.js';
 import { contextOf, errorAnswer, jsonBody, notFound, sendJson, type DashboardRequest, type JsonAnswer } from './http.js';

@@ -10,7 +10,7 @@ import * as cfn from '../services/cloudformation/provider.js';
 import { findStack } from '../services/cloudformation/requests/lookup.js';
 import { stackShape } from '../services/cloudformation/requests/shapes.js';
 import { cfnRepo } from '../services/cloudformation/engine/state.js';
-import type { Ctx } from '../server/runtime.js';
+import type { Ctx } from '../runtime/runtime.js';
 import type { EventRow, StackRow } from '../store/cloudformation-repo.js';
 import { iso, nextToken, notFound, type DashboardRequest, type JsonAnswer } from './http.js';
 import { linkOf } from './resource-links.js';

@@ -9,7 +9,7 @@
 import { DeletePlan, liveFiles, readDataFile } from '../iceberg/scan.js';
 import { refSnapshot, schemaById } from '../iceberg/model.js';
 import type { IcebergType, TableMetadata } from '../iceberg/types.js';
-import type { Ctx } from '../server/runtime.js';
+import type { Ctx } from '../runtime/runtime.js';
 import { storeFileIO } from '../services/s3tables/maintenance/store-io.js';
 import { notFound } from './http.js';
 

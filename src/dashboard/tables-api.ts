@@ -10,7 +10,7 @@ import * as s3t from '../services/s3tables/provider.js';
 import { parseBucketArn, parseTableArn } from '../services/s3tables/naming.js';
 import { readTableMetadata } from '../services/s3tables/table-metadata.js';
 import type { TableMetadata } from '../iceberg/types.js';
-import { internalCtx, type Ctx } from '../server/runtime.js';
+import { internalCtx, type Ctx } from '../runtime/runtime.js';
 import { isAwsError } from '../wire/errors.js';
 import { badRequest, nextToken, pageSize, type DashboardRequest, type JsonAnswer } from './http.js';
 import { previewRows } from './table-preview.js';
