@@ -116,6 +116,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     const items = tree.locator('li.field').filter({ has: page.locator('.field-name', { hasText: /^items$/ }) });
     expect(await items.locator('li .field-name').allTextContents()).toEqual(['element']);
 
+    // Tabs follow the ARIA pattern: arrow keys move the selection.
+    await page.getByRole('tab', { name: 'Schema' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Partitioning & sort' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tabpanel').textContent()).toMatch(/Partition spec 0.*Sort order 0/s);
+
     await page.getByRole('tab', { name: 'Snapshots' }).click();
     const snaps = page.getByRole('table', { name: 'Snapshots, newest first' });
     expect(await snaps.getByRole('row').nth(1).textContent()).toContain('+5 / −0');
@@ -139,6 +145,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     await page.locator('#preview-status').filter({ hasText: lake.snapshots[0]!.id }).waitFor();
     expect(await page.locator('#preview-status').textContent()).toContain('3 row(s) shown');
     expect(await rows.getByRole('row').count()).toBe(4);
+    // Every form control on the page has a label.
+    const unlabelled = await page.locator('input, select, textarea').evaluateAll((els) =>
+      els.filter((e) => !(e as unknown as { labels?: { length: number } }).labels?.length && !e.getAttribute('aria-label')).map((e) => e.outerHTML),
+    );
+    expect(unlabelled).toEqual([]);
 
     // The warehouse: folders, a metadata file's content.
     await page.locator('#warehouse-link').click();
