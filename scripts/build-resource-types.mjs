@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 /** The types with a real provider (resources/registry.ts). */
 export const RUN_TYPES = [
   'AWS::CDK::Metadata',
+  'AWS::CloudFormation::CustomResource',
   'AWS::CloudFormation::Stack',
   'AWS::CloudFormation::WaitCondition',
   'AWS::CloudFormation::WaitConditionHandle',

@@ -179,6 +179,16 @@ describe('custom resources backed by a Lambda function', () => {
     expect(failed?.ResourceStatusReason).toMatch(/^CloudFormation did not receive a response from your Custom Resource\. Please check your logs for requestId \[[0-9a-f-]{36}\]/);
   });
 
+  it('Fn::GetAtt of a key the response’s Data lacks fails the dependent resource', async () => {
+    const body = JSON.parse(template()) as { Resources: Record<string, any>; Outputs: unknown };
+    body.Resources.Needs = { Type: 'AWS::SSM::Parameter', Properties: { Type: 'String', Value: { 'Fn::GetAtt': ['Thing', 'Missing'] } } };
+    await cfn.send(new CreateStackCommand({ StackName: 'nokey', TemplateBody: JSON.stringify(body), Parameters: params('k') }));
+    expect((await settled('nokey')).status).toBe('ROLLBACK_COMPLETE');
+    const failed = (await allEvents(cfn, 'nokey')).find((e) => e.LogicalResourceId === 'Needs' && e.ResourceStatus === 'CREATE_FAILED');
+    expect(failed?.ResourceStatusReason).toBe("CustomResource attribute error: Vendor response doesn't contain Missing key in object Thing");
+    await newRequests();
+  });
+
   it('an SNS ServiceToken fails with a message saying so', async () => {
     await cfn.send(new CreateStackCommand({ StackName: 'sns', TemplateBody: template('arn:aws:sns:us-east-1:000000000000:topic'), Parameters: params('x') }));
     expect((await settled('sns')).status).toBe('ROLLBACK_COMPLETE');

@@ -88,6 +88,10 @@ function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
       if (!v || v.physicalId === undefined) throw new ResourceFailure(`Resource ${id} is not available`);
       const value = v.attributes[attr];
       if (value === undefined) {
+        if (v.type === 'AWS::CloudFormation::CustomResource' || v.type.startsWith('Custom::')) {
+          // AWS's wording for a key the provider's Data lacks.
+          throw new ResourceFailure(`CustomResource attribute error: Vendor response doesn't contain ${attr} key in object ${id}`);
+        }
         throw new ResourceFailure(`Template error: resource ${id} does not support attribute type ${attr} in Fn::GetAtt`);
       }
       return value;

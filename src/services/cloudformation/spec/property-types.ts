@@ -13,6 +13,11 @@ export interface MetadataProperties {
   Analytics?: string;
 }
 
+export interface CustomResourceProperties {
+  ServiceToken: string;
+  ServiceTimeout?: number;
+}
+
 export interface StackProperties {
   NotificationARNs?: string[];
   Parameters?: Record<string, string>;
@@ -799,6 +804,7 @@ export interface ParameterProperties {
 
 export interface ResourceProperties {
   'AWS::CDK::Metadata': MetadataProperties;
+  'AWS::CloudFormation::CustomResource': CustomResourceProperties;
   'AWS::CloudFormation::Stack': StackProperties;
   'AWS::CloudFormation::WaitCondition': WaitConditionProperties;
   'AWS::CloudFormation::WaitConditionHandle': WaitConditionHandleProperties;
