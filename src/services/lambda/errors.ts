@@ -4,6 +4,8 @@
  * where it is known: `Function not found: <arn>` names the qualified ARN, a duplicate is
  * `Function already exist: <name>`, a stale RevisionId is refused with PreconditionFailed.
  */
+import { serviceModel } from '../../model/service-model.js';
+import { validationMessage } from '../../model/validate.js';
 import { AwsError } from '../../wire/errors.js';
 
 export const lambdaErrors = {
@@ -45,3 +47,9 @@ export const lambdaErrors = {
       400,
     ),
 };
+
+/** The model's constraints on an operation's input, checked first as every provider does. */
+export function check(operation: string, input: object): void {
+  const message = validationMessage(serviceModel('lambda'), operation, input as Record<string, unknown>);
+  if (message) throw lambdaErrors.validation(message);
+}

@@ -10,20 +10,13 @@ import { randomUUID } from 'node:crypto';
 import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
 import type { VersionRow } from '../../store/lambda-repo.js';
-import { validationMessage } from '../../model/validate.js';
-import { serviceModel } from '../../model/service-model.js';
 import { storeCode } from './code.js';
 import { applyConfig, functionConfiguration, storedConfig, type StoredConfig } from './configuration.js';
-import { lambdaErrors } from './errors.js';
+import { check, lambdaErrors } from './errors.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isValidName, isVersionNumber, LATEST } from './naming.js';
 import { runnerOf } from './runner/runner.js';
 import { publishFrom } from './versions.js';
-
-export function check(operation: string, input: object): void {
-  const message = validationMessage(serviceModel('lambda'), operation, input as Record<string, unknown>);
-  if (message) throw lambdaErrors.validation(message);
-}
 
 function latestRow(ctx: Ctx, name: string, config: StoredConfig, code: { sha: string; size: number }, now: number): VersionRow {
   return {

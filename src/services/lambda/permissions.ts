@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
-import { lambdaErrors } from './errors.js';
-import { check } from './functions.js';
+import { check, lambdaErrors } from './errors.js';
 import { lambdaRepo, resolveVersion } from './lookup.js';
 import { functionArn } from './naming.js';
 

@@ -4,8 +4,7 @@
  */
 import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
-import { lambdaErrors } from './errors.js';
-import { check } from './functions.js';
+import { check, lambdaErrors } from './errors.js';
 import { lambdaRepo, requireFunction } from './lookup.js';
 
 function functionOf(ctx: Ctx, arn: string) {

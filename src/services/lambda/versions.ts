@@ -9,8 +9,7 @@ import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
 import type { AliasRow, VersionRow } from '../../store/lambda-repo.js';
 import { functionConfiguration, storedConfig } from './configuration.js';
-import { lambdaErrors } from './errors.js';
-import { check } from './functions.js';
+import { check, lambdaErrors } from './errors.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isVersionNumber, LATEST } from './naming.js';
 
