@@ -5,8 +5,8 @@
  * the SDK, lists buckets through the SDK inside the handler; `cdk deploy --hotswap` swaps its code
  * through UpdateFunctionCode (CloudFormation's template stays as it was); a full deploy of the
  * same change leaves the autoDeleteObjects bucket's objects alone; `cdk destroy` empties and
- * removes that bucket. Both assemblies are synthesized once, in parallel with `cdk bootstrap`,
- * and every CLI step runs from them.
+ * removes that bucket. Both assemblies are synthesized once, after `cdk bootstrap`, and every
+ * CLI step runs from them.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -40,7 +40,7 @@ function synth(appDir: string, workDir: string, outdir: string, context: Record<
     execFile(
       process.execPath,
       [join(appDir, 'app.js')],
-      { cwd: workDir, env: { ...env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(context) }, timeout: 120_000 },
+      { cwd: workDir, env: { ...env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(context) }, timeout: 240_000 },
       (err, _stdout, stderr) => (err ? fail(new Error(`synth failed: ${stderr}`)) : done()),
     );
   });
@@ -68,13 +68,13 @@ beforeAll(async () => {
   env = cdkEnv(t, t.endpoint, join(tmp.path, 'cdk-home'));
   v1 = join(tmp.path, 'assembly-v1');
   v2 = join(tmp.path, 'assembly-v2');
-  const [boot] = await Promise.all([
-    cdk(['bootstrap', ENV], { cwd: plainDir, env, timeoutMs: 240_000 }),
+  // Bootstrap first: on a loaded machine the synths beside it starve the CLI's requests.
+  expectOk(await cdk(['bootstrap', ENV], { cwd: plainDir, env, timeoutMs: 240_000 }));
+  await Promise.all([
     synth(appDir, join(tmp.path, 'work-v1'), v1, { codeVersion: '1' }),
     synth(appDir, join(tmp.path, 'work-v2'), v2, { codeVersion: '2' }),
   ]);
-  expectOk(boot);
-}, 300_000);
+}, 480_000);
 
 afterAll(async () => {
   await t?.stop();
