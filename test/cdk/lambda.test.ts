@@ -22,6 +22,8 @@ import { cdk, cdkEnv, clients, compileApp, liveStacks, printedOutputs, tableBuck
 const ENV = 'aws://000000000000/us-east-1';
 const DEPLOY = ['deploy', '--require-approval', 'never'];
 const STACK = 'FunctionsStack';
+/** Each step runs the CDK CLI, which on a loaded 2-core machine takes well over vitest's default. */
+const CLI_TEST_MS = 240_000;
 
 let t: TestServer;
 let c: Clients;
@@ -104,7 +106,7 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     expect(got).toMatchObject({ codeVersion: '1', event: { probe: true }, functionName: outputs.ListerName });
     expect(got.buckets).toContain(outputs.UploadsBucket);
     for (const key of ['a.txt', 'nested/b.txt']) await c.s3.send(new PutObjectCommand({ Bucket: outputs.UploadsBucket, Key: key, Body: key }));
-  });
+  }, CLI_TEST_MS);
 
   it('cdk deploy --hotswap swaps the function code in place; the next invocation runs it', async () => {
     const before = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
@@ -118,7 +120,7 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     expect((await invokeLister()).codeVersion).toBe('2');
     // Hotswap goes around CloudFormation: the stored template is the one deployed before.
     expect((await c.cfn.send(new GetTemplateCommand({ StackName: STACK }))).TemplateBody).toBe(templateBefore.TemplateBody);
-  });
+  }, CLI_TEST_MS);
 
   it('a full deploy of the change updates the stack and leaves the autoDeleteObjects bucket’s objects alone', async () => {
     const r = await cdk([...DEPLOY, '--app', v2], { cwd: plainDir, env });
@@ -128,7 +130,7 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     expect((await invokeLister()).codeVersion).toBe('2');
     const listed = await c.s3.send(new ListObjectsV2Command({ Bucket: outputs.UploadsBucket }));
     expect(listed.Contents?.map((o) => o.Key)).toEqual(['a.txt', 'nested/b.txt']);
-  });
+  }, CLI_TEST_MS);
 
   it('cdk destroy empties the autoDeleteObjects bucket and removes everything', async () => {
     const r = await cdk(['destroy', '--force', '--app', v2], { cwd: plainDir, env });
@@ -140,5 +142,5 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     expect((await lambda.send(new ListFunctionsCommand({}))).Functions).toEqual([]);
     expect(await tableBucketNames(c)).toEqual([]);
     expect(await liveStacks(c)).toEqual({ CDKToolkit: 'CREATE_COMPLETE' });
-  });
+  }, CLI_TEST_MS);
 });
