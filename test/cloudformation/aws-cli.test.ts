@@ -8,20 +8,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { tempDir } from '../helpers/server.js';
 import { aws } from './support.js';
 
-let t: TestServer;
 let dir: { path: string; cleanup: () => void };
-beforeAll(async () => {
-  t = await startTestServer();
+it.beforeAll(async () => {
   dir = tempDir();
 });
-afterAll(async () => {
-  await t.stop();
-  dir.cleanup();
-});
+it.afterAll(() => dir.cleanup());
 
 /** A 30 s waiter sleep would blow this; the CLI itself starts in about a second. */
 const NO_SLEEP_MS = 12_000;
@@ -54,7 +49,7 @@ Outputs:
 `;
 
 describe('aws cloudformation deploy', () => {
-  it('deploys with --parameter-overrides, then finds nothing to change, then updates', async () => {
+  it('deploys with --parameter-overrides, then finds nothing to change, then updates', async ({ server: t }) => {
     const file = join(dir.path, 'stack.yaml');
     writeFileSync(file, yamlTemplate);
     const first = await aws(t, ['cloudformation', 'deploy', '--template-file', file, '--stack-name', 'cli-deploy', '--parameter-overrides', 'Env=dev']);
@@ -126,7 +121,7 @@ describe('aws cloudformation deploy', () => {
     expect(template.TemplateBody).toBe(yamlTemplate);
   });
 
-  it('deploys a template over 51,200 bytes through --s3-bucket, read back from Overcast S3 by TemplateURL', async () => {
+  it('deploys a template over 51,200 bytes through --s3-bucket, read back from Overcast S3 by TemplateURL', async ({ server: t }) => {
     expect((await aws(t, ['s3', 'mb', 's3://cli-artifacts'])).code).toBe(0);
     const resources: Record<string, unknown> = {};
     for (let i = 0; i < 200; i++) {
@@ -146,7 +141,7 @@ describe('aws cloudformation deploy', () => {
 });
 
 describe('create-stack / update-stack / delete-stack with the waiters', () => {
-  it('runs each command and its waiter without the waiter ever sleeping', async () => {
+  it('runs each command and its waiter without the waiter ever sleeping', async ({ server: t }) => {
     const file = join(dir.path, 'simple.json');
     const v1 = { Resources: { P: { Type: 'AWS::SSM::Parameter', Properties: { Name: '/cli/simple', Type: 'String', Value: 'v1' } } } };
     writeFileSync(file, JSON.stringify(v1));
@@ -183,7 +178,7 @@ describe('create-stack / update-stack / delete-stack with the waiters', () => {
     expect(missing.stderr).toContain('An error occurred (ValidationError) when calling the DescribeStacks operation: Stack with id cli-simple does not exist');
   });
 
-  it('makes the create waiter fail at once on a rollback', async () => {
+  it('makes the create waiter fail at once on a rollback', async ({ server: t }) => {
     const file = join(dir.path, 'bad.json');
     writeFileSync(
       file,

@@ -19,22 +19,14 @@ import {
   type CloudFormationClient,
 } from '@aws-sdk/client-cloudformation';
 import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allEvents, cfnClient, eventLines, queue, stackStatus, tpl } from './support.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { allEvents, eventLines, queue, stackStatus, tpl } from './support.js';
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-let ssm: SSMClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-  ssm = new SSMClient(t.clientConfig);
+it.beforeAll(async ({ ssm }) => {
   await ssm.send(new PutParameterCommand({ Name: '/taken', Value: 'outside', Type: 'String' }));
 });
-afterAll(async () => t.stop());
 
-async function ssmValue(name: string): Promise<string | undefined> {
+async function ssmValue(ssm: SSMClient, name: string): Promise<string | undefined> {
   try {
     return (await ssm.send(new GetParameterCommand({ Name: name }))).Parameter?.Value;
   } catch (err) {
@@ -47,7 +39,7 @@ function param(props: Record<string, unknown>, extra: Record<string, unknown> = 
   return { Type: 'AWS::SSM::Parameter', Properties: { Type: 'String', ...props }, ...extra };
 }
 
-async function physicalIds(stack: string): Promise<Record<string, string | undefined>> {
+async function physicalIds(cfn: CloudFormationClient, stack: string): Promise<Record<string, string | undefined>> {
   const out = await cfn.send(new ListStackResourcesCommand({ StackName: stack }));
   return Object.fromEntries(out.StackResourceSummaries!.map((r) => [r.LogicalResourceId!, r.PhysicalResourceId]));
 }
@@ -59,7 +51,7 @@ const failingCreate = tpl({
 });
 
 describe('rollback', () => {
-  it('rolls a failing create back: ROLLBACK_COMPLETE, every created resource gone, the waiter fails at once', async () => {
+  it('rolls a failing create back: ROLLBACK_COMPLETE, every created resource gone, the waiter fails at once', async ({ cloudformation: cfn, ssm }) => {
     const { StackId } = await cfn.send(new CreateStackCommand({ StackName: 'lc-fail', TemplateBody: failingCreate }));
     const w = await waitUntilStackCreateComplete({ client: cfn, maxWaitTime: 30, minDelay: 5 }, { StackName: 'lc-fail' }).catch((e) => e);
     expect(String(w)).toMatch(/FAILURE|ROLLBACK_COMPLETE/);
@@ -74,11 +66,11 @@ describe('rollback', () => {
     expect(lines.indexOf('Good DELETE_COMPLETE')).toBeGreaterThan(lines.indexOf('lc-fail ROLLBACK_IN_PROGRESS'));
     expect(lines.at(-1)).toBe('lc-fail ROLLBACK_COMPLETE');
     // Nothing the stack made survives; what it did not make is untouched.
-    expect(await ssmValue('/lc/good')).toBeUndefined();
+    expect(await ssmValue(ssm, '/lc/good')).toBeUndefined();
     const other = events.find((e) => e.LogicalResourceId === 'Other' && e.ResourceStatus === 'CREATE_COMPLETE')!.PhysicalResourceId!;
     expect(other).toMatch(/^CFN-Other-/);
-    expect(await ssmValue(other)).toBeUndefined();
-    expect(await ssmValue('/taken')).toBe('outside');
+    expect(await ssmValue(ssm, other)).toBeUndefined();
+    expect(await ssmValue(ssm, '/taken')).toBe('outside');
     const resources = await cfn.send(new ListStackResourcesCommand({ StackName: 'lc-fail' }));
     expect(resources.StackResourceSummaries!.every((r) => r.ResourceStatus === 'DELETE_COMPLETE')).toBe(true);
 
@@ -94,36 +86,36 @@ describe('rollback', () => {
     expect((await cfn.send(new DescribeStacksCommand({ StackName: StackId }))).Stacks![0]!.StackStatus).toBe('DELETE_COMPLETE');
   });
 
-  it('keeps a failed create with DisableRollback, then RollbackStack removes it all', async () => {
+  it('keeps a failed create with DisableRollback, then RollbackStack removes it all', async ({ cloudformation: cfn, ssm }) => {
     await cfn.send(new CreateStackCommand({ StackName: 'lc-keep', TemplateBody: failingCreate, DisableRollback: true }));
     const stack = (await cfn.send(new DescribeStacksCommand({ StackName: 'lc-keep' }))).Stacks![0]!;
     expect(stack.StackStatus).toBe('CREATE_FAILED');
     expect(stack.StackStatusReason).toBe('The following resource(s) failed to create: [Bad]. ');
-    expect(await ssmValue('/lc/good')).toBe('g');
+    expect(await ssmValue(ssm, '/lc/good')).toBe('g');
     await cfn.send(new RollbackStackCommand({ StackName: 'lc-keep' }));
     expect(await stackStatus(cfn, 'lc-keep')).toBe('ROLLBACK_COMPLETE');
-    expect(await ssmValue('/lc/good')).toBeUndefined();
+    expect(await ssmValue(ssm, '/lc/good')).toBeUndefined();
     await cfn.send(new DeleteStackCommand({ StackName: 'lc-keep' }));
   });
 
-  it('deletes the stack after a failed create with OnFailure=DELETE', async () => {
+  it('deletes the stack after a failed create with OnFailure=DELETE', async ({ cloudformation: cfn, ssm }) => {
     const { StackId } = await cfn.send(new CreateStackCommand({ StackName: 'lc-ondel', TemplateBody: failingCreate, OnFailure: 'DELETE' }));
     const stack = (await cfn.send(new DescribeStacksCommand({ StackName: StackId }))).Stacks![0]!;
     expect(stack.StackStatus).toBe('DELETE_COMPLETE');
-    expect(await ssmValue('/lc/good')).toBeUndefined();
+    expect(await ssmValue(ssm, '/lc/good')).toBeUndefined();
     await expect(cfn.send(new DescribeStacksCommand({ StackName: 'lc-ondel' }))).rejects.toMatchObject({
       message: 'Stack with id lc-ondel does not exist',
     });
   });
 
-  it('rolls a failing update back: modified resources, template, parameters and outputs as before', async () => {
+  it('rolls a failing update back: modified resources, template, parameters and outputs as before', async ({ cloudformation: cfn, ssm }) => {
     const v1 = tpl(
       { A: param({ Name: '/lc/a', Value: { Ref: 'V' } }), B: param({ Value: { 'Fn::Sub': '${A}-b' } }) },
       { Parameters: { V: { Type: 'String' } }, Outputs: { AValue: { Value: { 'Fn::GetAtt': ['A', 'Value'] } } } },
     );
     await cfn.send(new CreateStackCommand({ StackName: 'lc-upd', TemplateBody: v1, Parameters: [{ ParameterKey: 'V', ParameterValue: 'one' }] }));
     expect(await stackStatus(cfn, 'lc-upd')).toBe('CREATE_COMPLETE');
-    const before = await physicalIds('lc-upd');
+    const before = await physicalIds(cfn, 'lc-upd');
     const v2 = tpl(
       {
         A: param({ Name: '/lc/a', Value: { Ref: 'V' } }),
@@ -140,12 +132,12 @@ describe('rollback', () => {
     expect(stack.StackStatus).toBe('UPDATE_ROLLBACK_COMPLETE');
     expect(stack.Parameters).toEqual([{ ParameterKey: 'V', ParameterValue: 'one' }]);
     expect(stack.Outputs).toEqual([{ OutputKey: 'AValue', OutputValue: 'one' }]);
-    expect(await ssmValue('/lc/a')).toBe('one');
-    expect(await ssmValue(before.B!)).toBe('/lc/a-b');
-    expect(await ssmValue('/lc/fresh')).toBeUndefined();
-    expect(await ssmValue('/taken')).toBe('outside');
+    expect(await ssmValue(ssm, '/lc/a')).toBe('one');
+    expect(await ssmValue(ssm, before.B!)).toBe('/lc/a-b');
+    expect(await ssmValue(ssm, '/lc/fresh')).toBeUndefined();
+    expect(await ssmValue(ssm, '/taken')).toBe('outside');
     expect((await cfn.send(new GetTemplateCommand({ StackName: 'lc-upd', TemplateStage: 'Original' }))).TemplateBody).toBe(v1);
-    expect(await physicalIds('lc-upd')).toEqual(before);
+    expect(await physicalIds(cfn, 'lc-upd')).toEqual(before);
     const lines = eventLines(await allEvents(cfn, 'lc-upd'));
     const from = lines.lastIndexOf('lc-upd UPDATE_IN_PROGRESS');
     expect(lines.slice(from)).toEqual([
@@ -169,34 +161,34 @@ describe('rollback', () => {
     // UPDATE_ROLLBACK_COMPLETE is updatable again.
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-upd', TemplateBody: v1, Parameters: [{ ParameterKey: 'V', ParameterValue: 'three' }] }));
     expect(await stackStatus(cfn, 'lc-upd')).toBe('UPDATE_COMPLETE');
-    expect(await ssmValue('/lc/a')).toBe('three');
+    expect(await ssmValue(ssm, '/lc/a')).toBe('three');
   });
 
-  it('leaves a failed update UPDATE_FAILED with DisableRollback; RollbackStack restores it', async () => {
+  it('leaves a failed update UPDATE_FAILED with DisableRollback; RollbackStack restores it', async ({ cloudformation: cfn, ssm }) => {
     const v1 = tpl({ A: param({ Name: '/lc/dr', Value: 'one' }) });
     await cfn.send(new CreateStackCommand({ StackName: 'lc-dr', TemplateBody: v1 }));
     const v2 = tpl({ A: param({ Name: '/lc/dr', Value: 'two' }), Clash: param({ Name: '/taken', Value: 'y' }, { DependsOn: 'A' }) });
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-dr', TemplateBody: v2, DisableRollback: true }));
     expect(await stackStatus(cfn, 'lc-dr')).toBe('UPDATE_FAILED');
-    expect(await ssmValue('/lc/dr')).toBe('two');
+    expect(await ssmValue(ssm, '/lc/dr')).toBe('two');
     await cfn.send(new RollbackStackCommand({ StackName: 'lc-dr' }));
     expect(await stackStatus(cfn, 'lc-dr')).toBe('UPDATE_ROLLBACK_COMPLETE');
-    expect(await ssmValue('/lc/dr')).toBe('one');
+    expect(await ssmValue(ssm, '/lc/dr')).toBe('one');
   });
 });
 
 describe('replacement, removal and policies', () => {
-  it('replaces by creating the new resource first and deleting the old one in cleanup; dependents follow', async () => {
+  it('replaces by creating the new resource first and deleting the old one in cleanup; dependents follow', async ({ cloudformation: cfn, ssm }) => {
     const v1 = tpl({ A: param({ Name: '/lc/r1', Value: 'a' }), User: param({ Value: { Ref: 'A' } }) });
     await cfn.send(new CreateStackCommand({ StackName: 'lc-rep', TemplateBody: v1 }));
-    const user = (await physicalIds('lc-rep')).User!;
-    expect(await ssmValue(user)).toBe('/lc/r1');
+    const user = (await physicalIds(cfn, 'lc-rep')).User!;
+    expect(await ssmValue(ssm, user)).toBe('/lc/r1');
     const v2 = tpl({ A: param({ Name: '/lc/r2', Value: 'a' }), User: param({ Value: { Ref: 'A' } }) });
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-rep', TemplateBody: v2 }));
     expect(await stackStatus(cfn, 'lc-rep')).toBe('UPDATE_COMPLETE');
-    expect(await ssmValue('/lc/r1')).toBeUndefined();
-    expect(await ssmValue('/lc/r2')).toBe('a');
-    expect(await ssmValue(user)).toBe('/lc/r2');
+    expect(await ssmValue(ssm, '/lc/r1')).toBeUndefined();
+    expect(await ssmValue(ssm, '/lc/r2')).toBe('a');
+    expect(await ssmValue(ssm, user)).toBe('/lc/r2');
     const events = await allEvents(cfn, 'lc-rep');
     const from = events.findIndex((e) => e.ResourceStatus === 'UPDATE_IN_PROGRESS');
     const tail = events.slice(from).map((e) => `${e.LogicalResourceId} ${e.ResourceStatus} ${e.PhysicalResourceId?.startsWith('arn:') ? 'stack' : e.PhysicalResourceId} ${e.ResourceStatusReason ?? ''}`.trim());
@@ -214,7 +206,7 @@ describe('replacement, removal and policies', () => {
     ]);
   });
 
-  it('deletes a resource removed from the template in cleanup, and honours Retain, Snapshot and UpdateReplacePolicy', async () => {
+  it('deletes a resource removed from the template in cleanup, and honours Retain, Snapshot and UpdateReplacePolicy', async ({ cloudformation: cfn, ssm }) => {
     const v1 = tpl({
       Keep: param({ Name: '/lc/keep', Value: 'k' }, { DeletionPolicy: 'Retain' }),
       Snap: param({ Name: '/lc/snap', Value: 's' }, { DeletionPolicy: 'Snapshot' }),
@@ -229,19 +221,19 @@ describe('replacement, removal and policies', () => {
     });
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-pol', TemplateBody: v2 }));
     expect(await stackStatus(cfn, 'lc-pol')).toBe('UPDATE_COMPLETE');
-    expect(await ssmValue('/lc/drop')).toBeUndefined();
-    expect(await ssmValue('/lc/swap1')).toBe('w'); // old half kept by UpdateReplacePolicy: Retain
-    expect(await ssmValue('/lc/swap2')).toBe('w');
-    expect(Object.keys(await physicalIds('lc-pol'))).toEqual(['Keep', 'Snap', 'Swap']);
+    expect(await ssmValue(ssm, '/lc/drop')).toBeUndefined();
+    expect(await ssmValue(ssm, '/lc/swap1')).toBe('w'); // old half kept by UpdateReplacePolicy: Retain
+    expect(await ssmValue(ssm, '/lc/swap2')).toBe('w');
+    expect(Object.keys(await physicalIds(cfn, 'lc-pol'))).toEqual(['Keep', 'Snap', 'Swap']);
     await cfn.send(new DeleteStackCommand({ StackName: 'lc-pol' }));
     const events = await allEvents(cfn, 'lc-pol').catch(() => []);
     void events;
-    expect(await ssmValue('/lc/keep')).toBe('k');
-    expect(await ssmValue('/lc/snap')).toBe('s');
-    expect(await ssmValue('/lc/swap2')).toBeUndefined();
+    expect(await ssmValue(ssm, '/lc/keep')).toBe('k');
+    expect(await ssmValue(ssm, '/lc/snap')).toBe('s');
+    expect(await ssmValue(ssm, '/lc/swap2')).toBeUndefined();
   });
 
-  it('reports DELETE_SKIPPED for retained resources and says Snapshot was treated as Retain', async () => {
+  it('reports DELETE_SKIPPED for retained resources and says Snapshot was treated as Retain', async ({ cloudformation: cfn, ssm }) => {
     const { StackId } = await cfn.send(
       new CreateStackCommand({
         StackName: 'lc-pol2',
@@ -255,10 +247,10 @@ describe('replacement, removal and policies', () => {
     const snap = events.find((e) => e.LogicalResourceId === 'Snap' && e.ResourceStatus?.startsWith('DELETE'))!;
     expect(snap.ResourceStatus).toBe('DELETE_SKIPPED');
     expect(snap.ResourceStatusReason).toMatch(/Snapshot is treated as Retain/);
-    expect(await ssmValue(keep.PhysicalResourceId!)).toBe('k');
+    expect(await ssmValue(ssm, keep.PhysicalResourceId!)).toBe('k');
   });
 
-  it('refuses to replace a custom-named resource whose name stays, and rolls back', async () => {
+  it('refuses to replace a custom-named resource whose name stays, and rolls back', async ({ cloudformation: cfn }) => {
     await cfn.send(new CreateStackCommand({ StackName: 'lc-named', TemplateBody: tpl({ Q: queue({ QueueName: 'q1.fifo', FifoQueue: true }) }) }));
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-named', TemplateBody: tpl({ Q: queue({ QueueName: 'q1.fifo', FifoQueue: false }) }) }));
     expect(await stackStatus(cfn, 'lc-named')).toBe('UPDATE_ROLLBACK_COMPLETE');
@@ -268,7 +260,7 @@ describe('replacement, removal and policies', () => {
     );
   });
 
-  it('enforces the stack policy during updates, and StackPolicyDuringUpdateBody for one update', async () => {
+  it('enforces the stack policy during updates, and StackPolicyDuringUpdateBody for one update', async ({ cloudformation: cfn, ssm }) => {
     const v = (name: string, value: string, withB = true) =>
       tpl({ A: param({ Name: name, Value: value }), ...(withB ? { B: param({ Name: '/lc/pol-b', Value: 'b' }) } : {}) });
     await cfn.send(new CreateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a', 'one') }));
@@ -285,7 +277,7 @@ describe('replacement, removal and policies', () => {
     );
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a', 'two') }));
     expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_COMPLETE');
-    expect(await ssmValue('/lc/pol-a')).toBe('two');
+    expect(await ssmValue(ssm, '/lc/pol-a')).toBe('two');
 
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a2', 'two') }));
     expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_ROLLBACK_COMPLETE');
@@ -295,14 +287,14 @@ describe('replacement, removal and policies', () => {
     );
     await cfn.send(new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a', 'two', false) }));
     expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_ROLLBACK_COMPLETE');
-    expect(await ssmValue('/lc/pol-b')).toBe('b');
+    expect(await ssmValue(ssm, '/lc/pol-b')).toBe('b');
 
     const allowAll = JSON.stringify({ Statement: [{ Effect: 'Allow', Action: 'Update:*', Principal: '*', Resource: '*' }] });
     await cfn.send(
       new UpdateStackCommand({ StackName: 'lc-policy', TemplateBody: v('/lc/pol-a2', 'two', false), StackPolicyDuringUpdateBody: allowAll }),
     );
     expect(await stackStatus(cfn, 'lc-policy')).toBe('UPDATE_COMPLETE');
-    expect(await ssmValue('/lc/pol-a2')).toBe('two');
-    expect(await ssmValue('/lc/pol-b')).toBeUndefined();
+    expect(await ssmValue(ssm, '/lc/pol-a2')).toBe('two');
+    expect(await ssmValue(ssm, '/lc/pol-b')).toBeUndefined();
   });
 });

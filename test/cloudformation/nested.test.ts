@@ -12,25 +12,16 @@ import {
   ListStackResourcesCommand,
   ListStacksCommand,
   UpdateStackCommand,
-  type CloudFormationClient,
 } from '@aws-sdk/client-cloudformation';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allEvents, cfnClient, queue, stackStatus, tpl } from './support.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { allEvents, queue, stackStatus, tpl } from './support.js';
 
-let t: TestServer;
-let cfn: CloudFormationClient;
-let s3: S3Client;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-  s3 = new S3Client(t.clientConfig);
+it.beforeAll(async ({ s3 }) => {
   await s3.send(new CreateBucketCommand({ Bucket: 'templates' }));
 });
-afterAll(async () => t.stop());
 
-async function put(key: string, body: string): Promise<void> {
+async function put(s3: S3Client, key: string, body: string): Promise<void> {
   await s3.send(new PutObjectCommand({ Bucket: 'templates', Key: key, Body: body, ContentType: 'application/json' }));
 }
 
@@ -46,9 +37,9 @@ const child = tpl(
 );
 
 describe('TemplateURL', () => {
-  it('reads the template from Overcast S3 in every URL form', async () => {
+  it('reads the template from Overcast S3 in every URL form', async ({ server: t, cloudformation: cfn, s3 }) => {
     const port = new URL(t.endpoint).port;
-    await put('dir/simple template.json', tpl({ Q: queue() }));
+    await put(s3, 'dir/simple template.json', tpl({ Q: queue() }));
     const forms = [
       `${t.endpoint}/templates/dir/simple%20template.json`,
       `http://localhost:${port}/templates/dir/simple%20template.json`,
@@ -77,8 +68,8 @@ describe('TemplateURL', () => {
 });
 
 describe('nested stacks', () => {
-  it('creates, updates and deletes a child stack through its parent', async () => {
-    await put('child.json', child);
+  it('creates, updates and deletes a child stack through its parent', async ({ server: t, cloudformation: cfn, s3 }) => {
+    await put(s3, 'child.json', child);
     const parent = (label: string) =>
       tpl(
         {
@@ -119,8 +110,8 @@ describe('nested stacks', () => {
     expect(await stackStatus(cfn, childId)).toBe('DELETE_COMPLETE');
   });
 
-  it('rolls back a parent whose child fails, removing the child', async () => {
-    await put('child.json', child);
+  it('rolls back a parent whose child fails, removing the child', async ({ server: t, cloudformation: cfn, s3 }) => {
+    await put(s3, 'child.json', child);
     const body = tpl({
       Child: {
         Type: 'AWS::CloudFormation::Stack',
@@ -134,7 +125,7 @@ describe('nested stacks', () => {
     expect(failed.ResourceStatusReason).toMatch(/Parameter 'Delay' must be a number|not-a-number/);
 
     const child2 = tpl({ Q: queue({ Bogus: 1 }) });
-    await put('child-bad.json', child2);
+    await put(s3, 'child-bad.json', child2);
     await cfn.send(
       new CreateStackCommand({
         StackName: 'nest-bad2',
@@ -150,9 +141,9 @@ describe('nested stacks', () => {
     expect(await stackStatus(cfn, childId)).toBe('DELETE_COMPLETE');
   });
 
-  it('ends UPDATE_ROLLBACK_FAILED when a child cannot be put back, and ContinueUpdateRollback skips it', async () => {
-    await put('v1.json', tpl({ Q: queue({ DelaySeconds: 1 }) }));
-    await put('v2.json', tpl({ Q: queue({ DelaySeconds: 2 }) }));
+  it('ends UPDATE_ROLLBACK_FAILED when a child cannot be put back, and ContinueUpdateRollback skips it', async ({ cloudformation: cfn, s3 }) => {
+    await put(s3, 'v1.json', tpl({ Q: queue({ DelaySeconds: 1 }) }));
+    await put(s3, 'v2.json', tpl({ Q: queue({ DelaySeconds: 2 }) }));
     const parent = (version: string, extra: Record<string, unknown> = {}) =>
       tpl({ Child: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: `s3://templates/${version}.json` } }, ...extra });
     await cfn.send(new CreateStackCommand({ StackName: 'nest-stuck', TemplateBody: parent('v1') }));

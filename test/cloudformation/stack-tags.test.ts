@@ -28,23 +28,8 @@ import {
 import { CreateBucketCommand, GetBucketTaggingCommand, PutBucketTaggingCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateTableBucketCommand, ListTagsForResourceCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
 import { ListTagsForResourceCommand as ListParameterTagsCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { allEvents, cfnClient, stackStatus, tpl } from './support.js';
-
-let t: TestServer;
-let cfn: CloudFormationClient;
-let s3t: S3TablesClient;
-let s3: S3Client;
-let ssm: SSMClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  cfn = cfnClient(t);
-  s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
-  s3 = new S3Client({ ...t.clientConfig, forcePathStyle: true, maxAttempts: 1 });
-  ssm = new SSMClient({ ...t.clientConfig, maxAttempts: 1 });
-});
-afterAll(async () => t?.stop());
+import { describe, expect, it } from '../helpers/fixture.js';
+import { allEvents, stackStatus, tpl } from './support.js';
 
 const STACK = 'tagged';
 const BUCKET_NAME = 'tagged-lake';
@@ -77,23 +62,23 @@ interface Ids {
   setting: string;
 }
 
-async function ids(): Promise<Ids> {
+async function ids(cfn: CloudFormationClient): Promise<Ids> {
   const stack = (await cfn.send(new DescribeStacksCommand({ StackName: STACK }))).Stacks![0]!;
   const rows = (await cfn.send(new ListStackResourcesCommand({ StackName: STACK }))).StackResourceSummaries!;
   const physical = (id: string) => rows.find((r) => r.LogicalResourceId === id)!.PhysicalResourceId!;
   return { stackId: stack.StackId!, lake: physical('Lake'), orders: physical('Orders'), raw: physical('Raw'), setting: physical('Setting') };
 }
 
-async function tableTags(arn: string): Promise<Record<string, string>> {
+async function tableTags(s3t: S3TablesClient, arn: string): Promise<Record<string, string>> {
   return (await s3t.send(new ListTagsForResourceCommand({ resourceArn: arn }))).tags ?? {};
 }
 
-async function bucketTags(name: string): Promise<Record<string, string>> {
+async function bucketTags(s3: S3Client, name: string): Promise<Record<string, string>> {
   const set = (await s3.send(new GetBucketTaggingCommand({ Bucket: name }))).TagSet ?? [];
   return Object.fromEntries(set.map((x) => [x.Key!, x.Value!]));
 }
 
-async function parameterTags(name: string): Promise<Record<string, string>> {
+async function parameterTags(ssm: SSMClient, name: string): Promise<Record<string, string>> {
   const list = (await ssm.send(new ListParameterTagsCommand({ ResourceType: 'Parameter', ResourceId: name }))).TagList ?? [];
   return Object.fromEntries(list.map((x) => [x.Key!, x.Value!]));
 }
@@ -108,7 +93,7 @@ function systemTags(i: Ids, logicalId: string): Record<string, string> {
 
 const tags = (m: Record<string, string>): Tag[] => Object.entries(m).map(([Key, Value]) => ({ Key, Value }));
 
-async function updated(input: { Tags?: Tag[]; TemplateBody?: string }): Promise<void> {
+async function updated(cfn: CloudFormationClient, input: { Tags?: Tag[]; TemplateBody?: string }): Promise<void> {
   await cfn.send(
     new UpdateStackCommand({
       StackName: STACK,
@@ -120,16 +105,16 @@ async function updated(input: { Tags?: Tag[]; TemplateBody?: string }): Promise<
 }
 
 describe('stack-level tags on resources', () => {
-  it('CreateStack Tags reach every taggable resource; declared tags win; system tags where AWS adds them', async () => {
+  it('CreateStack Tags reach every taggable resource; declared tags win; system tags where AWS adds them', async ({ cloudformation: cfn, s3, s3tables: s3t, ssm }) => {
     await cfn.send(new CreateStackCommand({ StackName: STACK, TemplateBody: TEMPLATE, Tags: tags({ team: 'stack', env: 'dev', cost: '42' }) }));
     expect((await waitUntilStackCreateComplete({ client: cfn, maxWaitTime: 10, minDelay: 5 }, { StackName: STACK })).state).toBe('SUCCESS');
-    const i = await ids();
+    const i = await ids(cfn);
     // The table bucket's own team=lake wins; S3 Tables resources get no aws:cloudformation:* tags.
-    expect(await tableTags(i.lake)).toEqual({ team: 'lake', env: 'dev', cost: '42' });
-    expect(await tableTags(i.orders)).toEqual({ team: 'stack', env: 'dev', cost: '42' });
-    expect(await bucketTags(i.raw)).toEqual({ team: 'stack', env: 'dev', cost: '42', ...systemTags(i, 'Raw') });
+    expect(await tableTags(s3t, i.lake)).toEqual({ team: 'lake', env: 'dev', cost: '42' });
+    expect(await tableTags(s3t, i.orders)).toEqual({ team: 'stack', env: 'dev', cost: '42' });
+    expect(await bucketTags(s3, i.raw)).toEqual({ team: 'stack', env: 'dev', cost: '42', ...systemTags(i, 'Raw') });
     // A map-shaped tag property (AWS::SSM::Parameter) takes them too, its own key winning.
-    expect(await parameterTags(i.setting)).toEqual({ team: 'params', env: 'dev', cost: '42', ...systemTags(i, 'Setting') });
+    expect(await parameterTags(ssm, i.setting)).toEqual({ team: 'params', env: 'dev', cost: '42', ...systemTags(i, 'Setting') });
 
     // The template and the events keep the template's own properties.
     expect((await cfn.send(new GetTemplateCommand({ StackName: STACK, TemplateStage: 'Original' }))).TemplateBody).toBe(TEMPLATE);
@@ -139,17 +124,17 @@ describe('stack-level tags on resources', () => {
     expect(stack.Tags).toEqual(tags({ team: 'stack', env: 'dev', cost: '42' }));
   });
 
-  it('an update that changes only the stack tags updates the resources in place', async () => {
-    const before = await ids();
+  it('an update that changes only the stack tags updates the resources in place', async ({ cloudformation: cfn, s3, s3tables: s3t, ssm }) => {
+    const before = await ids(cfn);
     const eventsBefore = (await allEvents(cfn, STACK)).length;
-    await updated({ Tags: tags({ team: 'stack', env: 'prod', owner: 'ops' }) });
+    await updated(cfn, { Tags: tags({ team: 'stack', env: 'prod', owner: 'ops' }) });
     expect(await stackStatus(cfn, STACK)).toBe('UPDATE_COMPLETE');
-    const after = await ids();
+    const after = await ids(cfn);
     expect(after).toEqual(before);
-    expect(await tableTags(after.lake)).toEqual({ team: 'lake', env: 'prod', owner: 'ops' });
-    expect(await tableTags(after.orders)).toEqual({ team: 'stack', env: 'prod', owner: 'ops' });
-    expect(await bucketTags(after.raw)).toEqual({ team: 'stack', env: 'prod', owner: 'ops', ...systemTags(after, 'Raw') });
-    expect(await parameterTags(after.setting)).toEqual({ team: 'params', env: 'prod', owner: 'ops', ...systemTags(after, 'Setting') });
+    expect(await tableTags(s3t, after.lake)).toEqual({ team: 'lake', env: 'prod', owner: 'ops' });
+    expect(await tableTags(s3t, after.orders)).toEqual({ team: 'stack', env: 'prod', owner: 'ops' });
+    expect(await bucketTags(s3, after.raw)).toEqual({ team: 'stack', env: 'prod', owner: 'ops', ...systemTags(after, 'Raw') });
+    expect(await parameterTags(ssm, after.setting)).toEqual({ team: 'params', env: 'prod', owner: 'ops', ...systemTags(after, 'Setting') });
 
     const events = (await allEvents(cfn, STACK)).slice(eventsBefore);
     const updatedIds = new Set(events.filter((e) => e.ResourceStatus === 'UPDATE_COMPLETE' && e.LogicalResourceId !== STACK).map((e) => e.LogicalResourceId));
@@ -158,14 +143,14 @@ describe('stack-level tags on resources', () => {
     expect(events.some((e) => e.ResourceStatusReason?.includes('creation of a new physical resource'))).toBe(false);
   });
 
-  it('the same stack tags again, in another order, are no update', async () => {
+  it('the same stack tags again, in another order, are no update', async ({ cloudformation: cfn }) => {
     const err = await cfn
       .send(new UpdateStackCommand({ StackName: STACK, UsePreviousTemplate: true, Tags: tags({ owner: 'ops', env: 'prod', team: 'stack' }) }))
       .catch((e: Error) => e);
     expect(err).toMatchObject({ name: 'ValidationError', message: 'No updates are to be performed.' });
   });
 
-  it('a change set for a tags-only update shows Modify with Scope Tags, and executing it applies them', async () => {
+  it('a change set for a tags-only update shows Modify with Scope Tags, and executing it applies them', async ({ cloudformation: cfn, s3, s3tables: s3t }) => {
     const created = await cfn.send(
       new CreateChangeSetCommand({ StackName: STACK, ChangeSetName: 'retag', UsePreviousTemplate: true, Tags: tags({ team: 'stack', env: 'staging' }) }),
     );
@@ -173,7 +158,7 @@ describe('stack-level tags on resources', () => {
     const cs = await cfn.send(new DescribeChangeSetCommand({ ChangeSetName: created.Id }));
     expect(cs.Status).toBe('CREATE_COMPLETE');
     expect(cs.Tags).toEqual(tags({ team: 'stack', env: 'staging' }));
-    const i = await ids();
+    const i = await ids(cfn);
     const physical: Record<string, string> = { Lake: i.lake, Orders: i.orders, Raw: i.raw, Setting: i.setting };
     expect(cs.Changes!.map((c) => c.ResourceChange!.LogicalResourceId).sort()).toEqual(['Lake', 'Orders', 'Raw', 'Setting']);
     for (const c of cs.Changes!) {
@@ -198,13 +183,13 @@ describe('stack-level tags on resources', () => {
     await cfn.send(new ExecuteChangeSetCommand({ ChangeSetName: created.Id }));
     await waitUntilStackUpdateComplete({ client: cfn, maxWaitTime: 10, minDelay: 5 }, { StackName: STACK });
     expect(await stackStatus(cfn, STACK)).toBe('UPDATE_COMPLETE');
-    expect(await tableTags(i.orders)).toEqual({ team: 'stack', env: 'staging' });
-    expect(await tableTags(i.lake)).toEqual({ team: 'lake', env: 'staging' });
-    expect(await bucketTags(i.raw)).toEqual({ team: 'stack', env: 'staging', ...systemTags(i, 'Raw') });
+    expect(await tableTags(s3t, i.orders)).toEqual({ team: 'stack', env: 'staging' });
+    expect(await tableTags(s3t, i.lake)).toEqual({ team: 'lake', env: 'staging' });
+    expect(await bucketTags(s3, i.raw)).toEqual({ team: 'stack', env: 'staging', ...systemTags(i, 'Raw') });
   });
 
-  it('a failed update puts the resources’ previous tags back', async () => {
-    const i = await ids();
+  it('a failed update puts the resources’ previous tags back', async ({ cloudformation: cfn, s3tables: s3t, ssm }) => {
+    const i = await ids(cfn);
     // The new table bucket's name is taken, so it fails — after the tags were changed everywhere.
     await s3t.send(new CreateTableBucketCommand({ name: 'tagged-taken' }));
     const failing = lake({
@@ -215,25 +200,25 @@ describe('stack-level tags on resources', () => {
     expect(await stackStatus(cfn, STACK)).toBe('UPDATE_ROLLBACK_COMPLETE');
     const events = await allEvents(cfn, STACK);
     expect(events.some((e) => e.LogicalResourceId === 'Orders' && e.ResourceStatus === 'UPDATE_COMPLETE')).toBe(true);
-    expect(await tableTags(i.orders)).toEqual({ team: 'stack', env: 'staging' });
-    expect(await parameterTags(i.setting)).toEqual({ team: 'params', env: 'staging', ...systemTags(i, 'Setting') });
+    expect(await tableTags(s3t, i.orders)).toEqual({ team: 'stack', env: 'staging' });
+    expect(await parameterTags(ssm, i.setting)).toEqual({ team: 'params', env: 'staging', ...systemTags(i, 'Setting') });
     const stack = (await cfn.send(new DescribeStacksCommand({ StackName: STACK }))).Stacks![0]!;
     expect(stack.Tags).toEqual(tags({ team: 'stack', env: 'staging' }));
   });
 
-  it('Tags= (empty) on update removes the stack tags from the resources; their own and system tags stay', async () => {
-    const i = await ids();
-    await updated({ Tags: [] });
+  it('Tags= (empty) on update removes the stack tags from the resources; their own and system tags stay', async ({ cloudformation: cfn, s3, s3tables: s3t, ssm }) => {
+    const i = await ids(cfn);
+    await updated(cfn, { Tags: [] });
     expect(await stackStatus(cfn, STACK)).toBe('UPDATE_COMPLETE');
     expect((await cfn.send(new DescribeStacksCommand({ StackName: STACK }))).Stacks![0]!.Tags ?? []).toEqual([]);
-    expect(await tableTags(i.orders)).toEqual({});
-    expect(await tableTags(i.lake)).toEqual({ team: 'lake' });
-    expect(await bucketTags(i.raw)).toEqual(systemTags(i, 'Raw'));
-    expect(await parameterTags(i.setting)).toEqual({ team: 'params', ...systemTags(i, 'Setting') });
+    expect(await tableTags(s3t, i.orders)).toEqual({});
+    expect(await tableTags(s3t, i.lake)).toEqual({ team: 'lake' });
+    expect(await bucketTags(s3, i.raw)).toEqual(systemTags(i, 'Raw'));
+    expect(await parameterTags(ssm, i.setting)).toEqual({ team: 'params', ...systemTags(i, 'Setting') });
   });
 
-  it('a requester’s PutBucketTagging must send the system tags back unchanged', async () => {
-    const i = await ids();
+  it('a requester’s PutBucketTagging must send the system tags back unchanged', async ({ cloudformation: cfn, s3 }) => {
+    const i = await ids(cfn);
     const system = tags(systemTags(i, 'Raw'));
     const put = (set: Tag[]) =>
       s3
@@ -247,12 +232,12 @@ describe('stack-level tags on resources', () => {
     });
     const changed = system.map((x) => (x.Key === 'aws:cloudformation:logical-id' ? { ...x, Value: 'Other' } : x));
     expect(await put(changed)).toMatchObject({ name: 'InvalidTag', message: 'System tags cannot be added/updated by requester' });
-    expect(await bucketTags(i.raw)).toEqual(systemTags(i, 'Raw'));
+    expect(await bucketTags(s3, i.raw)).toEqual(systemTags(i, 'Raw'));
     expect(await put([...system, { Key: 'mine', Value: '1' }])).toBe(200);
-    expect(await bucketTags(i.raw)).toEqual({ ...systemTags(i, 'Raw'), mine: '1' });
+    expect(await bucketTags(s3, i.raw)).toEqual({ ...systemTags(i, 'Raw'), mine: '1' });
   });
 
-  it('a nested stack and its resources follow the parent’s stack tags, removal included', async () => {
+  it('a nested stack and its resources follow the parent’s stack tags, removal included', async ({ server: t, cloudformation: cfn, s3, s3tables: s3t }) => {
     await s3.send(new CreateBucketCommand({ Bucket: 'tag-templates' }));
     const child = tpl({ Inner: { Type: 'AWS::S3Tables::TableBucket', Properties: { TableBucketName: 'tagged-inner' } } });
     await s3.send(new PutObjectCommand({ Bucket: 'tag-templates', Key: 'child.json', Body: child }));
@@ -262,15 +247,15 @@ describe('stack-level tags on resources', () => {
     const childId = (await cfn.send(new ListStackResourcesCommand({ StackName: 'tag-parent' }))).StackResourceSummaries![0]!.PhysicalResourceId!;
     const inner = 'arn:aws:s3tables:us-east-1:000000000000:bucket/tagged-inner';
     expect((await cfn.send(new DescribeStacksCommand({ StackName: childId }))).Stacks![0]!.Tags).toEqual(tags({ app: 'demo' }));
-    expect(await tableTags(inner)).toEqual({ app: 'demo' });
+    expect(await tableTags(s3t, inner)).toEqual({ app: 'demo' });
 
     await cfn.send(new UpdateStackCommand({ StackName: 'tag-parent', UsePreviousTemplate: true, Tags: tags({ app: 'demo2', tier: 'gold' }) }));
     await waitUntilStackUpdateComplete({ client: cfn, maxWaitTime: 10, minDelay: 5 }, { StackName: 'tag-parent' });
-    expect(await tableTags(inner)).toEqual({ app: 'demo2', tier: 'gold' });
+    expect(await tableTags(s3t, inner)).toEqual({ app: 'demo2', tier: 'gold' });
     await cfn.send(new UpdateStackCommand({ StackName: 'tag-parent', UsePreviousTemplate: true, Tags: tags({ tier: 'gold' }) }));
     await waitUntilStackUpdateComplete({ client: cfn, maxWaitTime: 10, minDelay: 5 }, { StackName: 'tag-parent' });
     expect(await stackStatus(cfn, 'tag-parent')).toBe('UPDATE_COMPLETE');
     expect((await cfn.send(new DescribeStacksCommand({ StackName: childId }))).Stacks![0]!.Tags).toEqual(tags({ tier: 'gold' }));
-    expect(await tableTags(inner)).toEqual({ tier: 'gold' });
+    expect(await tableTags(s3t, inner)).toEqual({ tier: 'gold' });
   });
 });

@@ -8,47 +8,39 @@
  * key is HTML shown as text, downloaded, and deleted after confirming; a stack deleted, the clock
  * advanced, maintenance run and all state reset. One browser for the file.
  */
-import { CloudFormationClient, DescribeStacksCommand, ExecuteChangeSetCommand } from '@aws-sdk/client-cloudformation';
-import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DescribeStacksCommand, ExecuteChangeSetCommand } from '@aws-sdk/client-cloudformation';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { HAVE_CHROMIUM, launch, screenshot, SKIP_REASON, type Browser } from './browser.js';
 import { deployLakehouse, reviewBrokenStack, type Lakehouse } from './data.js';
 
 if (!HAVE_CHROMIUM) console.warn(SKIP_REASON);
 
 describe.skipIf(!HAVE_CHROMIUM)('the dashboard in Chromium', () => {
-  let t: TestServer;
-  let cfn: CloudFormationClient;
-  let s3: S3Client;
   let browser: Browser;
   let page: Page;
   let lake: Lakehouse;
 
-  beforeAll(async () => {
-    t = await startTestServer();
-    cfn = new CloudFormationClient(t.clientConfig);
-    s3 = new S3Client(t.clientConfig);
+  it.beforeAll(async ({ server: t, cloudformation: cfn }) => {
     [browser, lake] = await Promise.all([launch(), deployLakehouse(t, cfn, 'lakehouse')]);
     page = browser.page;
     page.setDefaultTimeout(15_000);
     await reviewBrokenStack(cfn, 'broken', 'x1');
   }, 120_000);
 
-  afterAll(async () => {
+  it.afterAll(async () => {
     await browser?.close();
-    await t?.stop();
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      const path = await screenshot(page, ctx.task.name);
+  it.afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      const path = await screenshot(page, task.name);
       if (path) console.error(`screenshot of the failed test: ${path}`);
     }
   });
 
-  it('a stack goes to ROLLBACK_COMPLETE live; its failed resource says why; the graph shows the dependencies', async () => {
+  it('a stack goes to ROLLBACK_COMPLETE live; its failed resource says why; the graph shows the dependencies', async ({ server: t, cloudformation: cfn }) => {
     await page.goto(`${t.endpoint}/`);
     expect(page.url()).toBe(`${t.endpoint}/_overcast/ui/`);
     const lakehouseRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'lakehouse', exact: true }) });
@@ -102,7 +94,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     expect(browser.pageErrors).toEqual([]);
   });
 
-  it('a table from its stack: nested schema, rows written by the Iceberg writer, time travel, the warehouse', async () => {
+  it('a table from its stack: nested schema, rows written by the Iceberg writer, time travel, the warehouse', async ({ server: t }) => {
     await page.goto(`${t.endpoint}/_overcast/ui/#/stacks/lakehouse?tab=resources`);
     // The table's own row (its policy's row links to the table too).
     const ordersRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'OrdersTable', exact: true }) });
@@ -162,7 +154,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     expect(browser.pageErrors).toEqual([]);
   });
 
-  it('objects are shown as text, downloaded, and deleted only after confirming; stacks deleted, clock, maintenance, reset', async () => {
+  it('objects are shown as text, downloaded, and deleted only after confirming; stacks deleted, clock, maintenance, reset', async ({ server: t, cloudformation: cfn, s3 }) => {
     const key = 'reports/<img src=x onerror="window.pwned=1">.txt';
     await s3.send(new PutObjectCommand({ Bucket: 'lakehouse-exports', Key: key, Body: 'hello <b>world</b>', ContentType: 'text/html' })).catch(async () => {
       const { CreateBucketCommand } = await import('@aws-sdk/client-s3');

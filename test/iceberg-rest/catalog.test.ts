@@ -5,7 +5,7 @@
  * prefix, namespaces, tables (create with nested types, load, HEAD, list pages, rename, purge
  * drop), routing next to the S3 bucket named `iceberg`.
  */
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import {
   CreateTableCommand,
   GetNamespaceCommand,
@@ -14,9 +14,9 @@ import {
   ListTablesCommand,
   type S3TablesClient,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, warehouseBuckets, type TestServer } from '../helpers/server.js';
-import { clients, eventually, makeBucket, makeNamespace, uniqueName } from '../s3tables/helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { warehouseBuckets } from '../helpers/server.js';
+import { eventually, makeBucket, makeNamespace, uniqueName } from '../s3tables/helpers.js';
 import {
   catalog,
   expectIcebergError,
@@ -27,18 +27,8 @@ import {
   SIMPLE_SCHEMA,
 } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
-let s3: S3Client;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ s3t, s3 } = clients(t));
-});
-afterAll(async () => t.stop());
-
 describe('config', () => {
-  it('answers the percent-encoded ARN as the prefix and no endpoints list, signed and unsigned', async () => {
+  it('answers the percent-encoded ARN as the prefix and no endpoints list, signed and unsigned', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     for (const unsigned of [false, true]) {
       const res = await raw(t, 'GET', `config?warehouse=${encodeURIComponent(arn)}`, undefined, { unsigned });
@@ -49,7 +39,7 @@ describe('config', () => {
     expect((await catalog(t, arn).loadConfig()).overrides).toEqual({ prefix: prefixOf(arn) });
   });
 
-  it('refuses an unknown, a malformed or a missing warehouse', async () => {
+  it('refuses an unknown, a malformed or a missing warehouse', async ({ server: t }) => {
     const unknown = 'arn:aws:s3tables:us-east-1:000000000000:bucket/no-such-bucket';
     expectIcebergError(await raw(t, 'GET', `config?warehouse=${encodeURIComponent(unknown)}`), 404, 'NoSuchWarehouseException');
     expectIcebergError(await raw(t, 'GET', 'config?warehouse=my-warehouse'), 400, 'BadRequestException');
@@ -62,7 +52,7 @@ describe('config', () => {
 });
 
 describe('namespaces', () => {
-  it('creates, lists in pages, loads with empty properties, checks and drops', async () => {
+  it('creates, lists in pages, loads with empty properties, checks and drops', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const c = catalog(t, arn);
     const names = ['ns_a', 'ns_b', 'ns_c'];
@@ -90,7 +80,7 @@ describe('namespaces', () => {
     expect(await icebergFailure(c.dropNamespace({ namespace: ['ns_c'] }))).toMatchObject({ status: 404, type: 'NoSuchNamespaceException' });
   });
 
-  it('answers AlreadyExists, NamespaceNotEmpty, and refuses multi-level namespaces and properties S3 Tables does not keep', async () => {
+  it('answers AlreadyExists, NamespaceNotEmpty, and refuses multi-level namespaces and properties S3 Tables does not keep', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const c = catalog(t, arn);
     await c.createNamespace({ namespace: ['sales'] }, { properties: { owner: 'analyst' } });
@@ -119,7 +109,7 @@ describe('namespaces', () => {
 });
 
 describe('tables', () => {
-  it('creates a table with nested types, writing the same metadata.json CreateTable writes, located in its warehouse', async () => {
+  it('creates a table with nested types, writing the same metadata.json CreateTable writes, located in its warehouse', async ({ server: t, s3tables: s3t, s3 }) => {
     const arn = await makeBucket(s3t);
     const ns = await makeNamespace(s3t, arn);
     const c = catalog(t, arn);
@@ -174,7 +164,7 @@ describe('tables', () => {
     expect(Object.keys(api)).toEqual(Object.keys(m));
   });
 
-  it('loads with an ETag, 304 on If-None-Match, refs-only snapshots, and HEAD/exists', async () => {
+  it('loads with an ETag, 304 on If-None-Match, refs-only snapshots, and HEAD/exists', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const ns = await makeNamespace(s3t, arn);
     const c = catalog(t, arn);
@@ -206,7 +196,7 @@ describe('tables', () => {
     expect(await icebergFailure(c.loadTable({ namespace: [ns], name: 'bare' }))).toMatchObject({ status: 404, type: 'NoSuchTableException' });
   });
 
-  it('lists tables in pages, created through either road', async () => {
+  it('lists tables in pages, created through either road', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const ns = await makeNamespace(s3t, arn);
     const c = catalog(t, arn);
@@ -223,7 +213,7 @@ describe('tables', () => {
     expect(await icebergFailure(c.listTables({ namespace: ['nope'] }))).toMatchObject({ status: 404, type: 'NoSuchNamespaceException' });
   });
 
-  it('renames across namespaces keeping the table, and answers the errors a client expects', async () => {
+  it('renames across namespaces keeping the table, and answers the errors a client expects', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const src = await makeNamespace(s3t, arn);
     const dst = await makeNamespace(s3t, arn);
@@ -251,7 +241,7 @@ describe('tables', () => {
     expect(noDest).toMatchObject({ status: 404, type: 'NoSuchNamespaceException', message: 'Namespace does not exist: nowhere' });
   });
 
-  it('drops only with purge, as S3 Tables, and purges the warehouse', async () => {
+  it('drops only with purge, as S3 Tables, and purges the warehouse', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const ns = await makeNamespace(s3t, arn);
     const c = catalog(t, arn);
@@ -273,7 +263,7 @@ describe('tables', () => {
     expectIcebergError(await raw(t, 'DELETE', `${path}?purgeRequested=true`), 404, 'NoSuchTableException');
   });
 
-  it('refuses stage-create, a location of its own, and a table name S3 Tables refuses — creating nothing', async () => {
+  it('refuses stage-create, a location of its own, and a table name S3 Tables refuses — creating nothing', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const ns = await makeNamespace(s3t, arn);
     const path = `${prefixOf(arn)}/namespaces/${ns}/tables`;
@@ -305,7 +295,7 @@ describe('tables', () => {
 });
 
 describe('routing', () => {
-  it('serves the catalog only to requests signed for s3tables; others reach the S3 bucket named iceberg', async () => {
+  it('serves the catalog only to requests signed for s3tables; others reach the S3 bucket named iceberg', async ({ server: t, s3tables: s3t, s3 }) => {
     const arn = await makeBucket(s3t);
     await s3.send(new CreateBucketCommand({ Bucket: 'iceberg' }));
     await s3.send(new PutObjectCommand({ Bucket: 'iceberg', Key: 'v1/config', Body: 'an object' }));
@@ -318,7 +308,7 @@ describe('routing', () => {
     expect(signed.json.overrides.prefix).toBe(prefixOf(arn));
   });
 
-  it('acts as the warehouse account for unsigned requests and keeps accounts apart for signed ones', async () => {
+  it('acts as the warehouse account for unsigned requests and keeps accounts apart for signed ones', async ({ server: t }) => {
     const { S3TablesClient: Client, CreateTableBucketCommand } = await import('@aws-sdk/client-s3tables');
     const other = new Client({ ...t.clientConfig, credentials: { accessKeyId: '111122223333', secretAccessKey: 'x' } });
     const name = uniqueName('acct-');
@@ -336,7 +326,7 @@ describe('routing', () => {
     expectIcebergError(await raw(t, 'GET', `${prefixOf(west)}/namespaces`, undefined, { accessKeyId: '111122223333' }), 404, 'NoSuchWarehouseException');
   });
 
-  it('answers what S3 Tables does not serve with 404 UnknownOperationException, and a path without prefix with 400', async () => {
+  it('answers what S3 Tables does not serve with 404 UnknownOperationException, and a path without prefix with 400', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const ns = await makeNamespace(s3t, arn);
     const p = prefixOf(arn);

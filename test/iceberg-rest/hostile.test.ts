@@ -5,26 +5,20 @@
  * answer is below 500 in Iceberg's error shape, a refused commit leaves the table's pointer where
  * it was, and the server stays healthy.
  */
-import { GetTableMetadataLocationCommand, type S3TablesClient } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, makeBucket, makeNamespace } from '../s3tables/helpers.js';
+import { GetTableMetadataLocationCommand } from '@aws-sdk/client-s3tables';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { makeBucket, makeNamespace } from '../s3tables/helpers.js';
 import { catalog, prefixOf, raw, SIMPLE_SCHEMA } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
 let arn: string;
 let ns: string;
 
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ s3t } = clients(t));
+it.beforeAll(async ({ server: t, s3tables: s3t }) => {
   arn = await makeBucket(s3t);
   ns = await makeNamespace(s3t, arn);
   await catalog(t, arn).createTable({ namespace: [ns] }, { name: 'target', schema: SIMPLE_SCHEMA as never });
   await catalog(t, arn).createTable({ namespace: [ns] }, { name: 'renamed', schema: SIMPLE_SCHEMA as never });
 });
-afterAll(async () => t.stop());
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +61,7 @@ function checkAnswer(res: { status: number; json: any; text: string }, what: str
 }
 
 describe('hostile-input sweep: Iceberg REST catalog', () => {
-  it('answers every mutation of every request below 500, and a refused commit changes nothing', async () => {
+  it('answers every mutation of every request below 500, and a refused commit changes nothing', async ({ server: t, s3tables: s3t }) => {
     const p = prefixOf(arn);
     const table = `${p}/namespaces/${ns}/tables/target`;
     const valid: [string, string, Json][] = [

@@ -4,29 +4,25 @@
  * do; multi-table transactions, all or nothing; metrics reports), and the AWS-exact mode answers
  * LoadTable without Overcast's `s3.*` client settings.
  */
-import { GetTableCommand, GetTableMetadataLocationCommand, ListTablesCommand, type S3TablesClient } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, warehouseBuckets, type TestServer } from '../helpers/server.js';
-import { clients, makeBucket, makeNamespace } from '../s3tables/helpers.js';
+import { GetTableCommand, GetTableMetadataLocationCommand, ListTablesCommand } from '@aws-sdk/client-s3tables';
+import { describe, expect, fixtureWith } from '../helpers/fixture.js';
+import { warehouseBuckets } from '../helpers/server.js';
+import { makeBucket, makeNamespace } from '../s3tables/helpers.js';
 import { catalog, expectIcebergError, prefixOf, raw, SIMPLE_SCHEMA } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
+const it = fixtureWith({ icebergPermissive: true, icebergS3Config: false });
 let arn: string;
 let ns: string;
 
-beforeAll(async () => {
-  t = await startTestServer({ icebergPermissive: true, icebergS3Config: false });
-  ({ s3t } = clients(t));
+it.beforeAll(async ({ s3tables: s3t }) => {
   arn = await makeBucket(s3t);
   ns = await makeNamespace(s3t, arn);
 });
-afterAll(async () => t.stop());
 
 type Json = Record<string, any>;
 
 describe('permissive mode', () => {
-  it('stages a create and makes the table on its assert-create commit, in the staged warehouse (CTAS)', async () => {
+  it('stages a create and makes the table on its assert-create commit, in the staged warehouse (CTAS)', async ({ server: t, s3tables: s3t }) => {
     const tables = `${prefixOf(arn)}/namespaces/${ns}/tables`;
     const before = warehouseBuckets(t).length;
     const staged = await raw(t, 'POST', tables, { name: 'ctas', schema: SIMPLE_SCHEMA, 'stage-create': true, properties: { 'format-version': '2' } });
@@ -77,7 +73,7 @@ describe('permissive mode', () => {
     expectIcebergError(unstaged, 400, 'BadRequestException');
   });
 
-  it('commits several tables in one transaction, all or nothing', async () => {
+  it('commits several tables in one transaction, all or nothing', async ({ server: t, s3tables: s3t }) => {
     const c = catalog(t, arn);
     await c.createTable({ namespace: [ns] }, { name: 'left', schema: SIMPLE_SCHEMA as never });
     await c.createTable({ namespace: [ns] }, { name: 'right', schema: SIMPLE_SCHEMA as never });
@@ -100,7 +96,7 @@ describe('permissive mode', () => {
     }
   });
 
-  it('accepts metrics reports for existing tables', async () => {
+  it('accepts metrics reports for existing tables', async ({ server: t }) => {
     const c = catalog(t, arn);
     await c.createTable({ namespace: [ns] }, { name: 'metered', schema: SIMPLE_SCHEMA as never });
     const report = { 'report-type': 'scan-report', 'table-name': `${ns}.metered`, 'snapshot-id': 1, filter: true, 'schema-id': 0, 'projected-field-ids': [1], 'projected-field-names': ['id'], metrics: {} };
@@ -110,7 +106,7 @@ describe('permissive mode', () => {
 });
 
 describe('AWS-exact answers', () => {
-  it('leaves Overcast’s s3.* settings out of the table config', async () => {
+  it('leaves Overcast’s s3.* settings out of the table config', async ({ server: t }) => {
     const c = catalog(t, arn);
     await c.createTable({ namespace: [ns] }, { name: 'exact', schema: SIMPLE_SCHEMA as never });
     const loaded = await c.loadTableResult({ namespace: [ns], name: 'exact' });

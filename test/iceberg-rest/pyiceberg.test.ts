@@ -8,9 +8,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, makeBucket } from '../s3tables/helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { makeBucket } from '../s3tables/helpers.js';
 
 const python = process.env.OVERCAST_PYICEBERG_PYTHON;
 const script = fileURLToPath(new URL('./pyiceberg/table_life.py', import.meta.url));
@@ -20,14 +19,8 @@ if (!python) {
 }
 
 describe.skipIf(!python)('pyiceberg REST catalog with SigV4 (OVERCAST_PYICEBERG_PYTHON)', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(async () => t?.stop());
-
-  it('creates, appends, evolves, time-travels, conflicts, renames and purges a table', async () => {
-    const arn = await makeBucket(clients(t).s3t);
+  it('creates, appends, evolves, time-travels, conflicts, renames and purges a table', async ({ server: t, s3tables }) => {
+    const arn = await makeBucket(s3tables);
     const { stdout } = await promisify(execFile)(python!, [script, t.endpoint, arn], {
       env: { ...t.env, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' },
       timeout: 120_000,

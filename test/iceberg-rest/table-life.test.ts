@@ -6,39 +6,32 @@
  * schema, append, time travel to the first snapshot, a writer that commits on stale metadata fails
  * and succeeds after a refresh, rename, purge. The S3 Tables API sees every step.
  */
-import { GetTableMetadataLocationCommand, type S3TablesClient } from '@aws-sdk/client-s3tables';
+import { GetTableMetadataLocationCommand } from '@aws-sdk/client-s3tables';
 import { icebergRead } from 'icebird';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { appendRows } from '../../src/iceberg/append.js';
 import { parseIcebergJson, stringifyIcebergJson } from '../../src/iceberg/json.js';
 import { readRows } from '../../src/iceberg/scan.js';
 import type { Snapshot, TableMetadata } from '../../src/iceberg/types.js';
 import { redirectS3Fetch } from '../helpers/iceberg-table.js';
 import { s3FileIO, type CountingFileIO } from '../helpers/s3-file-io.js';
-import { startTestServer, warehouseBuckets, type TestServer } from '../helpers/server.js';
-import { clients, eventually, makeBucket, makeNamespace } from '../s3tables/helpers.js';
+import { warehouseBuckets, type TestServer } from '../helpers/server.js';
+import { eventually, makeBucket, makeNamespace } from '../s3tables/helpers.js';
 import { catalog, prefixOf, signedFetch } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
 let io: CountingFileIO;
 let restoreFetch: () => void;
 
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ s3t } = clients(t));
+it.beforeAll(async ({ server: t }) => {
   io = s3FileIO(t);
   restoreFetch = redirectS3Fetch(t.endpoint);
 });
-afterAll(async () => {
-  restoreFetch();
-  await t.stop();
-});
+it.afterAll(() => restoreFetch());
 
 type Row = Record<string, unknown>;
 
 /** The catalog's answers parsed losslessly: snapshot ids are 63-bit. */
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(t: TestServer, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await signedFetch(t)(`${t.endpoint}/iceberg/v1/${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -65,11 +58,11 @@ const fromIcebird = (r: Row): Row => ({ ...r, amount: (r.amount as number).toFix
 const byId = (a: Row, b: Row) => Number(a.id) - Number(b.id);
 
 describe('a table with data through the REST catalog', () => {
-  it('lives: append, append, evolve, append, time travel, conflict and retry, rename, purge', async () => {
+  it('lives: append, append, evolve, append, time travel, conflict and retry, rename, purge', async ({ server: t, s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const ns = await makeNamespace(s3t, arn);
     const p = prefixOf(arn);
-    const created = await call('POST', `${p}/namespaces/${ns}/tables`, {
+    const created = await call(t, 'POST', `${p}/namespaces/${ns}/tables`, {
       name: 'orders',
       schema: {
         type: 'struct',
@@ -87,14 +80,14 @@ describe('a table with data through the REST catalog', () => {
     expect(created.status).toBe(200);
     let path = `${p}/namespaces/${ns}/tables/orders`;
     const load = async (): Promise<TableMetadata> => {
-      const res = await call('GET', path);
+      const res = await call(t, 'GET', path);
       expect(res.status).toBe(200);
       return res.json.metadata;
     };
     const token = async (name = 'orders', namespace = ns) =>
       (await s3t.send(new GetTableMetadataLocationCommand({ tableBucketARN: arn, namespace, name }))).versionToken;
     const commit = (snapshot: Snapshot) =>
-      call('POST', path, {
+      call(t, 'POST', path, {
         requirements: [{ type: 'assert-ref-snapshot-id', ref: 'main', 'snapshot-id': snapshot['parent-snapshot-id'] ?? null }],
         updates: [
           { action: 'add-snapshot', snapshot },
@@ -122,7 +115,7 @@ describe('a table with data through the REST catalog', () => {
 
     // Evolve the schema (a new optional column), then append rows that have it.
     token0 = await token();
-    const evolved = await call('POST', path, {
+    const evolved = await call(t, 'POST', path, {
       requirements: [{ type: 'assert-current-schema-id', 'current-schema-id': 0 }],
       updates: [
         { action: 'add-schema', schema: { ...metadata.schemas[0], 'schema-id': 1, fields: [...metadata.schemas[0]!.fields, { id: 5, name: 'note', type: 'string', required: false }] } },
@@ -172,8 +165,8 @@ describe('a table with data through the REST catalog', () => {
 
     // Purge: the table and its warehouse (data files and metadata) are gone.
     const warehouse = renamed.location.replace('s3://', '');
-    expect((await call('DELETE', `${path}?purgeRequested=true`)).status).toBe(204);
-    expect((await call('GET', path)).status).toBe(404);
+    expect((await call(t, 'DELETE', `${path}?purgeRequested=true`)).status).toBe(204);
+    expect((await call(t, 'GET', path)).status).toBe(404);
     expect(await eventually(async () => !warehouseBuckets(t).includes(warehouse))).toBe(true);
   });
 });

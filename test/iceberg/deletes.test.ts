@@ -8,29 +8,22 @@
  */
 import { S3TablesClient } from '@aws-sdk/client-s3tables';
 import { icebergRead } from 'icebird';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { appendRows } from '../../src/iceberg/append.js';
 import { rowDelta } from '../../src/iceberg/deletes.js';
 import { liveFiles, readRows } from '../../src/iceberg/scan.js';
 import { refSnapshot } from '../../src/iceberg/model.js';
 import { commitSnapshot, createIcebergTable, redirectS3Fetch, type IcebergTable } from '../helpers/iceberg-table.js';
 import { s3FileIO, type CountingFileIO } from '../helpers/s3-file-io.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
 let io: CountingFileIO;
 let restoreFetch: () => void;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
+it.beforeAll(async ({ server: t }) => {
   io = s3FileIO(t);
   restoreFetch = redirectS3Fetch(t.endpoint);
 });
-afterAll(async () => {
-  restoreFetch();
-  await t.stop();
-});
+it.afterAll(() => restoreFetch());
 
 type Row = Record<string, unknown>;
 const byId = (a: Row, b: Row) => Number(a.id) - Number(b.id);
@@ -42,7 +35,7 @@ const fields = [
 const row = (id: number, category: string): Row => ({ id: BigInt(id), category, value: id * 10 });
 const ids = (rows: Row[]) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 
-async function seeded(partitioned: boolean): Promise<{ table: IcebergTable; rows: Row[] }> {
+async function seeded(t: TestServer, s3t: S3TablesClient, partitioned: boolean): Promise<{ table: IcebergTable; rows: Row[] }> {
   let table = await createIcebergTable(io, s3t, {
     schemaV2: { type: 'struct', fields },
     ...(partitioned ? { partitionSpec: { fields: [{ sourceId: 2, transform: 'identity', name: 'category' }] } } : {}),
@@ -54,8 +47,8 @@ async function seeded(partitioned: boolean): Promise<{ table: IcebergTable; rows
 }
 
 describe('position deletes', () => {
-  it('remove rows by file and position, in a delete snapshot that time travel can skip', async () => {
-    let { table } = await seeded(true);
+  it('remove rows by file and position, in a delete snapshot that time travel can skip', async ({ server: t, s3tables: s3t }) => {
+    let { table } = await seeded(t, s3t, true);
     const { data } = await liveFiles(io, table.metadata, refSnapshot(table.metadata)!);
     const fileA = data.find((f) => f.file.partition.category === 'a')!.file.file_path;
     const before = table.metadata['current-snapshot-id']!;
@@ -93,16 +86,16 @@ describe('position deletes', () => {
     expect(live.deletes.map((f) => [f.file.file_path, f.sequenceNumber, f.entry.snapshot_id])).toEqual([[del!.file_path, 2, delta.snapshot['snapshot-id']]]);
   });
 
-  it('refuses files that are not live in the table, and position delete files on format v3', async () => {
-    const { table } = await seeded(false);
+  it('refuses files that are not live in the table, and position delete files on format v3', async ({ server: t, s3tables: s3t }) => {
+    const { table } = await seeded(t, s3t, false);
     await expect(rowDelta(io, table.metadata, { positionDeletes: [{ file_path: `${table.metadata.location}/data/nope.parquet`, pos: 0 }] })).rejects.toThrow(/not a live data file/);
     await expect(rowDelta(io, { ...table.metadata, 'format-version': 3 }, { positionDeletes: [{ file_path: 'x', pos: 0 }] })).rejects.toThrow(/deletion vectors/);
   });
 });
 
 describe('equality deletes', () => {
-  it('apply to older data in their partition only, not to rows added in the same commit', async () => {
-    let { table } = await seeded(true);
+  it('apply to older data in their partition only, not to rows added in the same commit', async ({ server: t, s3tables: s3t }) => {
+    let { table } = await seeded(t, s3t, true);
     // Delete id 1 and id 4 in partition a: id 4 lives in b, so it survives; the new id 1 row, added alongside, survives too.
     const delta = await rowDelta(io, table.metadata, {
       rows: [{ id: 1n, category: 'a', value: 999 }],
@@ -126,8 +119,8 @@ describe('equality deletes', () => {
     expect(rows).toEqual([{ id: 1n, category: 'a', value: 999 }, row(2, 'a'), row(3, 'a'), row(4, 'b'), row(5, 'b')]);
   });
 
-  it('apply to every partition from an unpartitioned table, and compose with later appends', async () => {
-    let { table } = await seeded(false);
+  it('apply to every partition from an unpartitioned table, and compose with later appends', async ({ server: t, s3tables: s3t }) => {
+    let { table } = await seeded(t, s3t, false);
     const delta = await rowDelta(io, table.metadata, { equalityDeletes: { equalityIds: [2], rows: [{ category: 'b' }] } });
     expect(delta.snapshot.summary.operation).toBe('delete');
     table = await commitSnapshot(t, table, delta.snapshot);
@@ -145,8 +138,8 @@ describe('equality deletes', () => {
     expect(ids(viaIcebird)).toEqual([1, 2, 3, 6]);
   });
 
-  it('needs the partition source columns in the delete rows', async () => {
-    const { table } = await seeded(true);
+  it('needs the partition source columns in the delete rows', async ({ server: t, s3tables: s3t }) => {
+    const { table } = await seeded(t, s3t, true);
     await expect(rowDelta(io, table.metadata, { equalityDeletes: { equalityIds: [1], rows: [{ id: 1n }] } })).rejects.toThrow(/partition source column category/);
   });
 });

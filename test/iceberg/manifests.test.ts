@@ -7,27 +7,20 @@
  * sequence-number assignment, 63-bit ids, both codecs.
  */
 import { Readable } from 'node:stream';
-import { S3TablesClient } from '@aws-sdk/client-s3tables';
 import avsc from 'avsc';
 import { avroMetadata, avroRead } from 'icebird';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { appendRows } from '../../src/iceberg/append.js';
 import { readAvro, writeAvro } from '../../src/iceberg/avro.js';
 import { decodeManifest, decodeManifestList, encodeManifest, encodeManifestList, UNASSIGNED_SEQ } from '../../src/iceberg/manifests.js';
 import type { ManifestEntry, ManifestFile, PartitionSpec, Schema } from '../../src/iceberg/types.js';
 import { commitSnapshot, createIcebergTable } from '../helpers/iceberg-table.js';
 import { s3FileIO, type CountingFileIO } from '../helpers/s3-file-io.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
 let io: CountingFileIO;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
+it.beforeAll(async ({ server: t }) => {
   io = s3FileIO(t);
 });
-afterAll(async () => t.stop());
 
 type Json = Record<string, any>;
 
@@ -95,7 +88,7 @@ const SCHEMA = {
 };
 
 describe('manifests read by avsc and icebird', () => {
-  it('carry the spec field ids, the required metadata and ADDED entries that inherit sequence numbers', async () => {
+  it('carry the spec field ids, the required metadata and ADDED entries that inherit sequence numbers', async ({ server: t, s3tables: s3t }) => {
     let table = await createIcebergTable(io, s3t, SCHEMA);
     const day = new Date('2024-03-01T00:00:00Z');
     const first = await appendRows(io, table.metadata, [{ id: 1n, category: 'a', day }]);

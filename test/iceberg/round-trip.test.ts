@@ -5,32 +5,23 @@
  * bucket, day) with nested types, two appends and time travel to the first; an unpartitioned
  * table of 1,000 rows; schema evolution read by field id.
  */
-import { S3TablesClient } from '@aws-sdk/client-s3tables';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { icebergRead } from 'icebird';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { appendRows } from '../../src/iceberg/append.js';
 import { applyTransform } from '../../src/iceberg/transforms.js';
 import { readRows } from '../../src/iceberg/scan.js';
 import type { TableMetadata } from '../../src/iceberg/types.js';
 import { commitSnapshot, createIcebergTable, evolveSchema, redirectS3Fetch } from '../helpers/iceberg-table.js';
 import { s3FileIO, type CountingFileIO } from '../helpers/s3-file-io.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
 let io: CountingFileIO;
 let restoreFetch: () => void;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = new S3TablesClient({ ...t.clientConfig, maxAttempts: 1 });
+it.beforeAll(async ({ server: t }) => {
   io = s3FileIO(t);
   restoreFetch = redirectS3Fetch(t.endpoint);
 });
-afterAll(async () => {
-  restoreFetch();
-  await t.stop();
-});
+it.afterAll(() => restoreFetch());
 
 type Row = Record<string, unknown>;
 
@@ -97,7 +88,7 @@ const normalizeIcebird = (r: Row): Row => ({
 });
 
 describe('a partitioned table with nested types', () => {
-  it('appends twice, reads back through the library and icebird, and time-travels to the first snapshot', async () => {
+  it('appends twice, reads back through the library and icebird, and time-travels to the first snapshot', async ({ server: t, s3tables: s3t }) => {
     let table = await createIcebergTable(io, s3t, NESTED);
     const rowsA = Array.from({ length: 12 }, (_, i) => nestedRow(i));
     const first = await appendRows(io, table.metadata, rowsA);
@@ -153,7 +144,7 @@ describe('a partitioned table with nested types', () => {
     expect(firstViaIcebird.map(normalizeIcebird).sort(byId)).toEqual(rowsA.map(asIcebird));
   });
 
-  it('writes Parquet whose schema carries the Iceberg field ids, readable by hyparquet alone', async () => {
+  it('writes Parquet whose schema carries the Iceberg field ids, readable by hyparquet alone', async ({ s3tables: s3t }) => {
     const table = await createIcebergTable(io, s3t, NESTED);
     // Two ids in the same bucket, so one partition and one file.
     const other = [...Array(100).keys()].find((i) => i > 0 && applyTransform('bucket[4]', 'long', BigInt(i)) === applyTransform('bucket[4]', 'long', 0n))!;
@@ -214,7 +205,7 @@ describe('an unpartitioned table', () => {
   };
   const flatRow = (i: number): Row => ({ id: BigInt(i), name: `name-${i}`, score: i % 10 === 0 ? null : i * 1.5 });
 
-  it('appends 1,000 rows as one file, carries the first manifest into the second snapshot, and reads each file once', async () => {
+  it('appends 1,000 rows as one file, carries the first manifest into the second snapshot, and reads each file once', async ({ server: t, s3tables: s3t }) => {
     let table = await createIcebergTable(io, s3t, FLAT);
     const rows = Array.from({ length: 1000 }, (_, i) => flatRow(i));
     const first = await appendRows(io, table.metadata, rows);
@@ -243,7 +234,7 @@ describe('an unpartitioned table', () => {
     expect(viaIcebird.sort(byId)).toEqual([...rows, flatRow(1000)]);
   });
 
-  it('reads a renamed column by field id, an added column as null or its initial-default, and old snapshots with their schema (v3)', async () => {
+  it('reads a renamed column by field id, an added column as null or its initial-default, and old snapshots with their schema (v3)', async ({ server: t, s3tables: s3t }) => {
     // Format version 3: initial defaults and row lineage.
     let table = await createIcebergTable(io, s3t, { ...FLAT, properties: { 'format-version': '3' } });
     expect(table.metadata['format-version']).toBe(3);

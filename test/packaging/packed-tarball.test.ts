@@ -8,7 +8,8 @@
  * @swc/jest (today's template) and vitest. The project is installed offline from npm's cache
  * (temp-project.ts), once for all of these.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,9 +62,11 @@ beforeAll(async () => {
   expect(ok(npm)).toBe('ok');
 }, 300_000);
 
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+// The temporary project holds aws-cdk-lib's tens of thousands of files: on a busy machine removing
+// them takes longer than vitest's default hook limit.
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+}, 300_000);
 
 describe('the packed tarball', () => {
   it('holds the ES module and CommonJS builds, their types, the bin, the models and the templates — and no tests, benchmarks, CI or sources', () => {

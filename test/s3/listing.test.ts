@@ -11,15 +11,11 @@ import {
   ListObjectVersionsCommand,
   paginateListObjectsV2,
   PutObjectCommand,
-  type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { failure } from '../helpers/errors.js';
-import { auth, raw, s3Client, xmlText } from './helpers.js';
+import { auth, raw, xmlText } from './helpers.js';
 
-let t: TestServer;
-let s3: S3Client;
 const B = 'listing-bucket';
 const KEYS = [
   'a.txt',
@@ -32,21 +28,17 @@ const KEYS = [
   'big2/w',
 ];
 
-beforeAll(async () => {
-  t = await startTestServer();
-  s3 = s3Client(t);
+it.beforeAll(async ({ s3 }) => {
   await s3.send(new CreateBucketCommand({ Bucket: B }));
   for (let i = 0; i < KEYS.length; i += 25) {
     await Promise.all(KEYS.slice(i, i + 25).map((k) => s3.send(new PutObjectCommand({ Bucket: B, Key: k, Body: k }))));
   }
 });
-afterAll(async () => t.stop());
 
 const sorted = [...KEYS].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 
-
 describe('ListObjectsV2', () => {
-  it('lists every key in byte order, a page at a time, with KeyCount and tokens', async () => {
+  it('lists every key in byte order, a page at a time, with KeyCount and tokens', async ({ s3 }) => {
     const first = await s3.send(new ListObjectsV2Command({ Bucket: B }));
     expect(first.KeyCount).toBe(KEYS.length);
     expect(first.IsTruncated).toBe(false);
@@ -64,7 +56,7 @@ describe('ListObjectsV2', () => {
     expect(pages).toBe(Math.ceil(KEYS.length / 40));
   });
 
-  it('rolls keys up into CommonPrefixes by delimiter, under a prefix, across pages', async () => {
+  it('rolls keys up into CommonPrefixes by delimiter, under a prefix, across pages', async ({ s3 }) => {
     const top = await s3.send(new ListObjectsV2Command({ Bucket: B, Delimiter: '/' }));
     expect(top.Contents?.map((c) => c.Key)).toEqual(['a.txt', 'e.txt']);
     expect(top.CommonPrefixes?.map((p) => p.Prefix)).toEqual(['big/', 'big2/', 'dir1/', 'dir2/']);
@@ -86,7 +78,7 @@ describe('ListObjectsV2', () => {
     expect(entries.sort()).toEqual(['a.txt', 'big/', 'big2/', 'dir1/', 'dir2/', 'e.txt']);
   });
 
-  it('starts after StartAfter, honours MaxKeys 0, and pyiceberg\'s directory probe', async () => {
+  it('starts after StartAfter, honours MaxKeys 0, and pyiceberg\'s directory probe', async ({ s3 }) => {
     const after = await s3.send(new ListObjectsV2Command({ Bucket: B, StartAfter: 'dir1/x' }));
     expect(after.Contents?.map((c) => c.Key)).toEqual(sorted.filter((k) => k > 'dir1/x'));
     expect(after.StartAfter).toBe('dir1/x');
@@ -100,7 +92,7 @@ describe('ListObjectsV2', () => {
     expect([empty.KeyCount, empty.IsTruncated]).toEqual([0, false]);
   });
 
-  it('returns owners with FetchOwner and URL-encodes with encoding-type=url', async () => {
+  it('returns owners with FetchOwner and URL-encodes with encoding-type=url', async ({ server: t, s3 }) => {
     await s3.send(new PutObjectCommand({ Bucket: B, Key: 'enc/a b+c', Body: 'x' }));
     const owned = await s3.send(new ListObjectsV2Command({ Bucket: B, Prefix: 'enc/', FetchOwner: true }));
     expect(owned.Contents?.[0]?.Owner?.ID).toMatch(/^[0-9a-f]{64}$/);
@@ -110,14 +102,14 @@ describe('ListObjectsV2', () => {
     expect(xmlText(res.body, 'EncodingType')).toBe('url');
   });
 
-  it('orders keys by UTF-8 bytes, as S3 does', async () => {
+  it('orders keys by UTF-8 bytes, as S3 does', async ({ s3 }) => {
     const keys = ['utf/Z', 'utf/a', 'utf/é', 'utf/中', 'utf/\u{1F600}', 'utf/~'];
     for (const k of keys) await s3.send(new PutObjectCommand({ Bucket: B, Key: k, Body: 'x' }));
     const res = await s3.send(new ListObjectsV2Command({ Bucket: B, Prefix: 'utf/' }));
     expect(res.Contents?.map((c) => c.Key)).toEqual([...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
   });
 
-  it('refuses bad arguments with InvalidArgument and unknown buckets with NoSuchBucket', async () => {
+  it('refuses bad arguments with InvalidArgument and unknown buckets with NoSuchBucket', async ({ server: t, s3 }) => {
     expect(await failure(s3.send(new ListObjectsV2Command({ Bucket: B, ContinuationToken: 'not-a-token' })))).toMatchObject({
       name: 'InvalidArgument',
       status: 400,
@@ -131,7 +123,7 @@ describe('ListObjectsV2', () => {
 });
 
 describe('ListObjects (v1)', () => {
-  it('pages with Marker; NextMarker only with a delimiter', async () => {
+  it('pages with Marker; NextMarker only with a delimiter', async ({ s3 }) => {
     const page = await s3.send(new ListObjectsCommand({ Bucket: B, MaxKeys: 3 }));
     expect(page.Contents?.map((c) => c.Key)).toEqual(sorted.slice(0, 3));
     expect(page.IsTruncated).toBe(true);
@@ -160,7 +152,7 @@ describe('ListObjects (v1)', () => {
     ]);
   });
 
-  it('lists unversioned objects as their only, null, version', async () => {
+  it('lists unversioned objects as their only, null, version', async ({ s3 }) => {
     const res = await s3.send(new ListObjectVersionsCommand({ Bucket: B, Prefix: 'dir1/' }));
     expect(res.Versions?.map((v) => [v.Key, v.VersionId, v.IsLatest])).toEqual([
       ['dir1/sub/z', 'null', true],

@@ -24,25 +24,17 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { internalCtx } from '../../src/runtime/runtime.js';
 import { getObject } from '../../src/services/s3/provider.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import { failure } from '../helpers/errors.js';
-import { s3Client } from './helpers.js';
 
-let t: TestServer;
-let s3: S3Client;
 const B = 'multipart-bucket';
 const MiB = 1024 * 1024;
 
-beforeAll(async () => {
-  t = await startTestServer();
-  s3 = s3Client(t);
+it.beforeAll(async ({ s3 }) => {
   await s3.send(new CreateBucketCommand({ Bucket: B }));
 });
-afterAll(async () => t.stop());
-
 
 const be32 = (n: number) => {
   const b = Buffer.alloc(4);
@@ -61,12 +53,12 @@ const crc64 = async (d: Buffer) => {
   return Buffer.from(await c.digest());
 };
 
-async function getBytes(key: string, extra: Record<string, unknown> = {}): Promise<Buffer> {
+async function getBytes(s3: S3Client, key: string, extra: Record<string, unknown> = {}): Promise<Buffer> {
   const res = await s3.send(new GetObjectCommand({ Bucket: B, Key: key, ...extra }));
   return Buffer.from(await res.Body!.transformToByteArray());
 }
 
-async function upload(key: string, parts: Buffer[], create: Record<string, unknown> = {}) {
+async function upload(s3: S3Client, key: string, parts: Buffer[], create: Record<string, unknown> = {}) {
   const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: B, Key: key, ...create }));
   const done = [];
   for (let i = 0; i < parts.length; i++) {
@@ -86,13 +78,13 @@ describe('lib-storage uploads', () => {
   const data = randomBytes(12 * MiB + 12345);
   let etag: string;
 
-  it('uploads in parts with md5-of-md5s-N ETag and the bytes intact', async () => {
+  it('uploads in parts with md5-of-md5s-N ETag and the bytes intact', async ({ s3 }) => {
     const up = new Upload({ client: s3, params: { Bucket: B, Key: 'lib/big.bin', Body: data }, partSize: 5 * MiB, queueSize: 2 });
     const res = await up.done();
     etag = res.ETag!;
     const md5s = [0, 1, 2].map((i) => createHash('md5').update(data.subarray(i * 5 * MiB, (i + 1) * 5 * MiB)).digest());
     expect(etag).toBe(`"${createHash('md5').update(Buffer.concat(md5s)).digest('hex')}-3"`);
-    expect((await getBytes('lib/big.bin')).equals(data)).toBe(true);
+    expect((await getBytes(s3, 'lib/big.bin')).equals(data)).toBe(true);
     const head = await s3.send(new HeadObjectCommand({ Bucket: B, Key: 'lib/big.bin', ChecksumMode: 'ENABLED' }));
     expect(head.ContentLength).toBe(data.length);
     // lib-storage asks for CRC32: S3 answers a COMPOSITE checksum of the part CRCs.
@@ -101,7 +93,7 @@ describe('lib-storage uploads', () => {
     expect(head.ChecksumType).toBe('COMPOSITE');
   });
 
-  it('streams the object to in-process callers (getObject) across its part files', async () => {
+  it('streams the object to in-process callers (getObject) across its part files', async ({ server: t }) => {
     const ctx = internalCtx(t.server.runtime, '000000000000', 'us-east-1', 'test');
     const res = getObject(ctx, { Bucket: B, Key: 'lib/big.bin', Range: `bytes=${5 * MiB - 3}-${10 * MiB + 2}` });
     const chunks: Buffer[] = [];
@@ -112,13 +104,13 @@ describe('lib-storage uploads', () => {
     expect(Buffer.concat(whole).equals(data)).toBe(true);
   });
 
-  it('reads a part by partNumber and ranges across part boundaries', async () => {
+  it('reads a part by partNumber and ranges across part boundaries', async ({ s3 }) => {
     const part2 = await s3.send(new GetObjectCommand({ Bucket: B, Key: 'lib/big.bin', PartNumber: 2 }));
     expect(part2.$metadata.httpStatusCode).toBe(206);
     expect(part2.PartsCount).toBe(3);
     expect(part2.ContentRange).toBe(`bytes ${5 * MiB}-${10 * MiB - 1}/${data.length}`);
     expect(Buffer.from(await part2.Body!.transformToByteArray()).equals(data.subarray(5 * MiB, 10 * MiB))).toBe(true);
-    const across = await getBytes('lib/big.bin', { Range: `bytes=${5 * MiB - 10}-${5 * MiB + 9}` });
+    const across = await getBytes(s3, 'lib/big.bin', { Range: `bytes=${5 * MiB - 10}-${5 * MiB + 9}` });
     expect(across.equals(data.subarray(5 * MiB - 10, 5 * MiB + 10))).toBe(true);
     const head = await s3.send(new HeadObjectCommand({ Bucket: B, Key: 'lib/big.bin', PartNumber: 3 }));
     expect([head.ContentLength, head.PartsCount]).toEqual([data.length - 10 * MiB, 3]);
@@ -131,13 +123,13 @@ describe('checksums of multipart objects', () => {
   const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(1000)];
   const whole = Buffer.concat(parts);
 
-  it('computes FULL_OBJECT CRC32C and CRC64NVME by combining part CRCs', async () => {
+  it('computes FULL_OBJECT CRC32C and CRC64NVME by combining part CRCs', async ({ s3 }) => {
     for (const [alg, fn] of [
       ['CRC32C', async (d: Buffer) => crc32c(d)],
       ['CRC64NVME', crc64],
     ] as const) {
       const key = `full/${alg}`;
-      const { UploadId, parts: done } = await upload(key, parts, { ChecksumAlgorithm: alg, ChecksumType: 'FULL_OBJECT' });
+      const { UploadId, parts: done } = await upload(s3, key, parts, { ChecksumAlgorithm: alg, ChecksumType: 'FULL_OBJECT' });
       const res = await s3.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: key, UploadId, MultipartUpload: { Parts: done } }));
       const expected = (await fn(whole)).toString('base64');
       expect(res[`Checksum${alg}`], alg).toBe(expected);
@@ -149,8 +141,8 @@ describe('checksums of multipart objects', () => {
     }
   });
 
-  it('computes COMPOSITE SHA256 and refuses a part checksum that does not match', async () => {
-    const { UploadId, parts: done } = await upload('comp/sha', parts, { ChecksumAlgorithm: 'SHA256' });
+  it('computes COMPOSITE SHA256 and refuses a part checksum that does not match', async ({ s3 }) => {
+    const { UploadId, parts: done } = await upload(s3, 'comp/sha', parts, { ChecksumAlgorithm: 'SHA256' });
     const bad = done.map((p, i) => (i === 1 ? { ...p, ChecksumSHA256: done[0]!.ChecksumSHA256 } : p));
     const f = await failure(s3.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: 'comp/sha', UploadId, MultipartUpload: { Parts: bad } })));
     expect([f.name, f.status, f.error.PartNumber]).toEqual(['InvalidPart', 400, '2']);
@@ -160,7 +152,7 @@ describe('checksums of multipart objects', () => {
     expect(res.ChecksumType).toBe('COMPOSITE');
   });
 
-  it('refuses FULL_OBJECT with SHA and COMPOSITE with CRC64NVME', async () => {
+  it('refuses FULL_OBJECT with SHA and COMPOSITE with CRC64NVME', async ({ s3 }) => {
     const a = await failure(s3.send(new CreateMultipartUploadCommand({ Bucket: B, Key: 'x', ChecksumAlgorithm: 'SHA1', ChecksumType: 'FULL_OBJECT' })));
     expect([a.name, a.status]).toEqual(['InvalidRequest', 400]);
     const b = await failure(
@@ -171,7 +163,7 @@ describe('checksums of multipart objects', () => {
 });
 
 describe('managing uploads', () => {
-  it('pages ListParts and ListMultipartUploads, and forgets aborted uploads', async () => {
+  it('pages ListParts and ListMultipartUploads, and forgets aborted uploads', async ({ s3 }) => {
     const ids: string[] = [];
     for (const key of ['mpu/a', 'mpu/a', 'mpu/b', 'mpu/sub/c', 'other/d']) {
       ids.push((await s3.send(new CreateMultipartUploadCommand({ Bucket: B, Key: key }))).UploadId!);
@@ -203,7 +195,7 @@ describe('managing uploads', () => {
     expect([gone.name, gone.status, gone.error.UploadId]).toEqual(['NoSuchUpload', 404, ids[0]]);
   });
 
-  it('copies byte ranges of an object into parts with UploadPartCopy', async () => {
+  it('copies byte ranges of an object into parts with UploadPartCopy', async ({ s3 }) => {
     const src = randomBytes(6 * MiB);
     await s3.send(new PutObjectCommand({ Bucket: B, Key: 'copy/src', Body: src }));
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: B, Key: 'copy/dst' }));
@@ -226,14 +218,14 @@ describe('managing uploads', () => {
         MultipartUpload: { Parts: [{ PartNumber: 1, ETag: c1.CopyPartResult!.ETag }, { PartNumber: 2, ETag: c2.CopyPartResult!.ETag }] },
       }),
     );
-    expect((await getBytes('copy/dst')).equals(src)).toBe(true);
+    expect((await getBytes(s3, 'copy/dst')).equals(src)).toBe(true);
   });
 });
 
 describe('completion rules', () => {
-  it('refuses small parts, wrong order, unknown parts and unknown uploads, leaving the upload intact', async () => {
+  it('refuses small parts, wrong order, unknown parts and unknown uploads, leaving the upload intact', async ({ s3 }) => {
     const small = [randomBytes(1 * MiB), randomBytes(1000)];
-    const { UploadId, parts } = await upload('rules/obj', small);
+    const { UploadId, parts } = await upload(s3, 'rules/obj', small);
     const tooSmall = await failure(s3.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: 'rules/obj', UploadId, MultipartUpload: { Parts: parts } })));
     expect([tooSmall.name, tooSmall.status, tooSmall.error.PartNumber, tooSmall.error.ProposedSize]).toEqual([
       'EntityTooSmall',
@@ -272,10 +264,10 @@ describe('completion rules', () => {
     expect(listed.Parts?.map((p) => p.Size)).toEqual([MiB, 1000]);
     // The last part alone may be small.
     await s3.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: 'rules/obj', UploadId, MultipartUpload: { Parts: [parts[0]!] } }));
-    expect((await getBytes('rules/obj')).equals(small[0]!)).toBe(true);
+    expect((await getBytes(s3, 'rules/obj')).equals(small[0]!)).toBe(true);
   });
 
-  it('writes a small single part inline and a re-uploaded part replaces the old one', async () => {
+  it('writes a small single part inline and a re-uploaded part replaces the old one', async ({ s3 }) => {
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: B, Key: 'rules/tiny' }));
     await s3.send(new UploadPartCommand({ Bucket: B, Key: 'rules/tiny', UploadId, PartNumber: 1, Body: 'old' }));
     const p = await s3.send(new UploadPartCommand({ Bucket: B, Key: 'rules/tiny', UploadId, PartNumber: 1, Body: 'new bytes' }));
@@ -283,17 +275,17 @@ describe('completion rules', () => {
       new CompleteMultipartUploadCommand({ Bucket: B, Key: 'rules/tiny', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: p.ETag }] } }),
     );
     expect(res.ETag).toMatch(/-1"$/);
-    expect((await getBytes('rules/tiny')).toString()).toBe('new bytes');
+    expect((await getBytes(s3, 'rules/tiny')).toString()).toBe('new bytes');
   });
 
-  it('checks If-None-Match and If-Match on completion (412), keeping the upload', async () => {
+  it('checks If-None-Match and If-Match on completion (412), keeping the upload', async ({ s3 }) => {
     await s3.send(new PutObjectCommand({ Bucket: B, Key: 'cond/exists', Body: 'already' }));
-    const { UploadId, parts } = await upload('cond/exists', [Buffer.from('mpu body')]);
+    const { UploadId, parts } = await upload(s3, 'cond/exists', [Buffer.from('mpu body')]);
     const f = await failure(
       s3.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: 'cond/exists', UploadId, IfNoneMatch: '*', MultipartUpload: { Parts: parts } })),
     );
     expect([f.name, f.status]).toEqual(['PreconditionFailed', 412]);
-    expect((await getBytes('cond/exists')).toString()).toBe('already');
+    expect((await getBytes(s3, 'cond/exists')).toString()).toBe('already');
     const stale = await failure(
       s3.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: 'cond/exists', UploadId, IfMatch: '"abc"', MultipartUpload: { Parts: parts } })),
     );
@@ -302,12 +294,12 @@ describe('completion rules', () => {
     await s3.send(
       new CompleteMultipartUploadCommand({ Bucket: B, Key: 'cond/exists', UploadId, IfMatch: current.ETag, MultipartUpload: { Parts: parts } }),
     );
-    expect((await getBytes('cond/exists')).toString()).toBe('mpu body');
+    expect((await getBytes(s3, 'cond/exists')).toString()).toBe('mpu body');
 
-    const fresh = await upload('cond/new', [Buffer.from('first')]);
+    const fresh = await upload(s3, 'cond/new', [Buffer.from('first')]);
     await s3.send(
       new CompleteMultipartUploadCommand({ Bucket: B, Key: 'cond/new', UploadId: fresh.UploadId, IfNoneMatch: '*', MultipartUpload: { Parts: fresh.parts } }),
     );
-    expect((await getBytes('cond/new')).toString()).toBe('first');
+    expect((await getBytes(s3, 'cond/new')).toString()).toBe('first');
   });
 });

@@ -22,21 +22,15 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { auth, awsChunked, raw, s3Client, xmlText } from './helpers.js';
 
-let t: TestServer;
-let s3: S3Client;
 const B = 'wire-bucket';
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-beforeAll(async () => {
-  t = await startTestServer();
-  s3 = s3Client(t);
+it.beforeAll(async ({ s3 }) => {
   await s3.send(new CreateBucketCommand({ Bucket: B }));
 });
-afterAll(async () => t.stop());
 
 async function crc64(d: Buffer): Promise<string> {
   const c = new Crc64Nvme();
@@ -44,7 +38,7 @@ async function crc64(d: Buffer): Promise<string> {
   return Buffer.from(await c.digest()).toString('base64');
 }
 
-async function absent(key: string): Promise<boolean> {
+async function absent(s3: S3Client, key: string): Promise<boolean> {
   try {
     await s3.send(new HeadObjectCommand({ Bucket: B, Key: key }));
     return false;
@@ -64,7 +58,7 @@ const pyarrowHeaders = (decoded: number) => ({
 });
 
 describe('pyarrow (AWS SDK C++) multipart traffic', () => {
-  it('uploads a part as aws-chunked with a CRC64NVME trailer behind Expect: 100-continue, and completes', async () => {
+  it('uploads a part as aws-chunked with a CRC64NVME trailer behind Expect: 100-continue, and completes', async ({ server: t }) => {
     const key = 'warehouse/db/t/data/00000-0.parquet';
     const created = await raw(t.endpoint, {
       method: 'POST',
@@ -121,7 +115,7 @@ describe('pyarrow (AWS SDK C++) multipart traffic', () => {
     expect(inner.headers['x-amz-checksum-crc64nvme']).toBeUndefined();
   });
 
-  it('re-creates a "directory" with a zero-byte application/x-directory PUT and deletes with 204', async () => {
+  it('re-creates a "directory" with a zero-byte application/x-directory PUT and deletes with 204', async ({ server: t, s3 }) => {
     const put = await raw(t.endpoint, {
       method: 'PUT',
       path: `/${B}/warehouse/db/t/`,
@@ -134,7 +128,7 @@ describe('pyarrow (AWS SDK C++) multipart traffic', () => {
     expect(del.status).toBe(204);
   });
 
-  it('refuses a part whose trailing CRC64NVME does not match with BadDigest, storing nothing', async () => {
+  it('refuses a part whose trailing CRC64NVME does not match with BadDigest, storing nothing', async ({ server: t, s3 }) => {
     const created = await raw(t.endpoint, { method: 'POST', path: `/${B}/bad-trailer?uploads`, headers: { authorization: auth() } });
     const uploadId = xmlText(created.body, 'UploadId')!;
     const data = randomBytes(1000);
@@ -154,7 +148,7 @@ describe('pyarrow (AWS SDK C++) multipart traffic', () => {
 });
 
 describe('aws-chunked PutObject', () => {
-  it('decodes signed chunks (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) and signed trailers', async () => {
+  it('decodes signed chunks (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) and signed trailers', async ({ server: t, s3 }) => {
     const data = randomBytes(200_000);
     const res = await raw(t.endpoint, {
       method: 'PUT',
@@ -193,7 +187,7 @@ describe('aws-chunked PutObject', () => {
     expect(head.ContentLength).toBe(data.length);
   });
 
-  it('refuses truncated and malformed framing, storing nothing', async () => {
+  it('refuses truncated and malformed framing, storing nothing', async ({ server: t, s3 }) => {
     const data = randomBytes(5000);
     const short = await raw(t.endpoint, {
       method: 'PUT',
@@ -211,8 +205,8 @@ describe('aws-chunked PutObject', () => {
     });
     expect(garbage.status).toBe(400);
     expect(xmlText(garbage.body, 'Code')).toBe('InvalidRequest');
-    expect(await absent('chunked/short')).toBe(true);
-    expect(await absent('chunked/garbage')).toBe(true);
+    expect(await absent(s3, 'chunked/short')).toBe(true);
+    expect(await absent(s3, 'chunked/garbage')).toBe(true);
   });
 });
 
@@ -235,7 +229,7 @@ describe('integrity', () => {
     SHA256: createHash('sha256').update(data).digest('base64'),
   };
 
-  it('computes, stores and returns all five checksums, only when asked', async () => {
+  it('computes, stores and returns all five checksums, only when asked', async ({ s3 }) => {
     expected.CRC64NVME = await crc64(data);
     for (const alg of ['CRC32', 'CRC32C', 'CRC64NVME', 'SHA1', 'SHA256'] as ChecksumAlgorithm[]) {
       const put = await s3.send(new PutObjectCommand({ Bucket: B, Key: `sum/${alg}`, Body: data, ChecksumAlgorithm: alg }));
@@ -250,7 +244,7 @@ describe('integrity', () => {
     expect(listed.Contents?.[0]?.ChecksumAlgorithm).toEqual(['SHA1']);
   });
 
-  it('refuses a checksum that does not match with BadDigest, a malformed one with InvalidRequest', async () => {
+  it('refuses a checksum that does not match with BadDigest, a malformed one with InvalidRequest', async ({ server: t, s3 }) => {
     const bad = await raw(t.endpoint, {
       method: 'PUT',
       path: `/${B}/sum/bad`,
@@ -268,10 +262,10 @@ describe('integrity', () => {
     });
     expect(malformed.status).toBe(400);
     expect(xmlText(malformed.body, 'Code')).toBe('InvalidRequest');
-    expect(await absent('sum/bad')).toBe(true);
+    expect(await absent(s3, 'sum/bad')).toBe(true);
   });
 
-  it('verifies Content-MD5: BadDigest on mismatch, InvalidDigest when malformed', async () => {
+  it('verifies Content-MD5: BadDigest on mismatch, InvalidDigest when malformed', async ({ server: t, s3 }) => {
     const md5 = createHash('md5').update(data).digest('base64');
     const ok = await raw(t.endpoint, { method: 'PUT', path: `/${B}/md5/ok`, headers: { authorization: auth(), 'content-md5': md5, 'content-length': data.length }, body: data });
     expect(ok.status).toBe(200);
@@ -281,7 +275,7 @@ describe('integrity', () => {
     expect([xmlText(bad.body, 'Code'), xmlText(bad.body, 'ExpectedDigest'), xmlText(bad.body, 'CalculatedDigest')]).toEqual(['BadDigest', wrong, md5]);
     const invalid = await raw(t.endpoint, { method: 'PUT', path: `/${B}/md5/bad`, headers: { authorization: auth(), 'content-md5': 'xyz', 'content-length': data.length }, body: data });
     expect([invalid.status, xmlText(invalid.body, 'Code')]).toEqual([400, 'InvalidDigest']);
-    expect(await absent('md5/bad')).toBe(true);
+    expect(await absent(s3, 'md5/bad')).toBe(true);
     // Large bodies are hashed off the event loop; the verdict is the same.
     const big = randomBytes(3 * 1024 * 1024 + 5);
     const bigMd5 = createHash('md5').update(big).digest('base64');
@@ -289,17 +283,17 @@ describe('integrity', () => {
     expect([bigOk.status, bigOk.headers.etag]).toEqual([200, `"${Buffer.from(bigMd5, 'base64').toString('hex')}"`]);
     const bigBad = await raw(t.endpoint, { method: 'PUT', path: `/${B}/md5/big-bad`, headers: { authorization: auth(), 'content-md5': wrong, 'content-length': big.length }, body: big });
     expect([bigBad.status, xmlText(bigBad.body, 'Code')]).toEqual([400, 'BadDigest']);
-    expect(await absent('md5/big-bad')).toBe(true);
+    expect(await absent(s3, 'md5/big-bad')).toBe(true);
     // XML bodies are checked too (DeleteObjects requires an integrity header).
     const xml = '<Delete><Object><Key>md5/ok</Key></Object></Delete>';
     const del = await raw(t.endpoint, { method: 'POST', path: `/${B}?delete`, headers: { authorization: auth(), 'content-md5': wrong }, body: xml });
     expect([del.status, xmlText(del.body, 'Code')]).toEqual([400, 'BadDigest']);
     const none = await raw(t.endpoint, { method: 'POST', path: `/${B}?delete`, headers: { authorization: auth() }, body: xml });
     expect([none.status, xmlText(none.body, 'Code')]).toEqual([400, 'InvalidRequest']);
-    expect(await absent('md5/ok')).toBe(false);
+    expect(await absent(s3, 'md5/ok')).toBe(false);
   });
 
-  it('sends 100 Continue to a plain PUT that asks for it', async () => {
+  it('sends 100 Continue to a plain PUT that asks for it', async ({ server: t }) => {
     const res = await raw(t.endpoint, {
       method: 'PUT',
       path: `/${B}/continue`,
@@ -312,7 +306,7 @@ describe('integrity', () => {
 });
 
 describe('addressing', () => {
-  it('serves virtual-hosted style through the SDK (bucket.localhost) and raw Host headers', async () => {
+  it('serves virtual-hosted style through the SDK (bucket.localhost) and raw Host headers', async ({ server: t, s3 }) => {
     const port = new URL(t.endpoint).port;
     const lookup = (_host: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) =>
       opts.all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
@@ -342,7 +336,7 @@ describe('addressing', () => {
     }
   });
 
-  it('accepts presigned GET and PUT URLs, and refuses expired ones with AccessDenied', async () => {
+  it('accepts presigned GET and PUT URLs, and refuses expired ones with AccessDenied', async ({ server: t, s3 }) => {
     const putUrl = await getSignedUrl(s3, new PutObjectCommand({ Bucket: B, Key: 'presigned/obj', ContentType: 'text/plain' }), { expiresIn: 300 });
     const put = await fetch(putUrl, { method: 'PUT', body: 'via presigned put', headers: { 'content-type': 'text/plain' } });
     expect(put.status).toBe(200);
@@ -364,7 +358,7 @@ describe('addressing', () => {
 });
 
 describe('malformed input', () => {
-  it('answers MalformedXML for a broken CompleteMultipartUpload, keeping the upload', async () => {
+  it('answers MalformedXML for a broken CompleteMultipartUpload, keeping the upload', async ({ server: t, s3 }) => {
     const created = await raw(t.endpoint, { method: 'POST', path: `/${B}/mx?uploads`, headers: { authorization: auth() } });
     const uploadId = xmlText(created.body, 'UploadId')!;
     const res = await raw(t.endpoint, {
@@ -378,7 +372,7 @@ describe('malformed input', () => {
     expect(uploads.Uploads?.map((u) => u.UploadId)).toEqual([uploadId]);
   });
 
-  it('answers an operation S3 lacks with NotImplemented, and errors carry the request id', async () => {
+  it('answers an operation S3 lacks with NotImplemented, and errors carry the request id', async ({ server: t }) => {
     const res = await raw(t.endpoint, { method: 'POST', path: `/${B}`, headers: { authorization: auth() }, body: 'x' });
     expect([res.status, xmlText(res.body, 'Code')]).toEqual([501, 'NotImplemented']);
     const missing = await raw(t.endpoint, { method: 'GET', path: `/${B}/nope`, headers: { authorization: auth() } });
@@ -387,7 +381,7 @@ describe('malformed input', () => {
     expect(xmlText(missing.body, 'Key')).toBe('nope');
   });
 
-  it('stores nothing when the client goes away mid-body', async () => {
+  it('stores nothing when the client goes away mid-body', async ({ server: t, s3 }) => {
     const url = new URL(t.endpoint);
     await new Promise<void>((resolve) => {
       const req = http.request({
@@ -402,12 +396,12 @@ describe('malformed input', () => {
       req.write(randomBytes(400_000), () => setTimeout(() => req.destroy(), 50));
     });
     await new Promise((r) => setTimeout(r, 100));
-    expect(await absent('abandoned')).toBe(true);
+    expect(await absent(s3, 'abandoned')).toBe(true);
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: B, Prefix: 'abandoned' }));
     expect(listed.KeyCount).toBe(0);
   });
 
-  it('never answers 500 to garbage: bad percent-encoding, bad numbers, bad dates', async () => {
+  it('never answers 500 to garbage: bad percent-encoding, bad numbers, bad dates', async ({ server: t }) => {
     const cases: [string, string, Record<string, string>][] = [
       ['GET', `/${B}/%E0%A4%A`, {}],
       ['GET', `/${B}?list-type=2&max-keys=abc`, {}],

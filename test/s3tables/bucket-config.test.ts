@@ -18,25 +18,16 @@ import {
   PutTableBucketMetricsConfigurationCommand,
   PutTableBucketPolicyCommand,
   PutTableBucketStorageClassCommand,
-  S3TablesClient,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeBucket } from './helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { expectError, makeBucket } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
 const MISSING = 'arn:aws:s3tables:us-east-1:000000000000:bucket/missing-bucket';
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = clients(t).s3t;
-});
-afterAll(async () => t.stop());
 
 const KMS = 'arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 
 describe('bucket encryption', () => {
-  it('defaults to SSE-S3, takes SSE-KMS with a key, and goes back to SSE-S3 on delete', async () => {
+  it('defaults to SSE-S3, takes SSE-KMS with a key, and goes back to SSE-S3 on delete', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const initial = await s3t.send(new GetTableBucketEncryptionCommand({ tableBucketARN: arn }));
     expect(initial.$metadata.httpStatusCode).toBe(200);
@@ -49,7 +40,7 @@ describe('bucket encryption', () => {
     expect((await s3t.send(new GetTableBucketEncryptionCommand({ tableBucketARN: arn }))).encryptionConfiguration).toEqual({ sseAlgorithm: 'AES256' });
   });
 
-  it('refuses aws:kms without a key, a key with AES256 and a malformed key ARN, keeping the old value', async () => {
+  it('refuses aws:kms without a key, a key with AES256 and a malformed key ARN, keeping the old value', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     await s3t.send(new PutTableBucketEncryptionCommand({ tableBucketARN: arn, encryptionConfiguration: { sseAlgorithm: 'aws:kms', kmsKeyArn: KMS } }));
     await expectError(s3t.send(new PutTableBucketEncryptionCommand({ tableBucketARN: arn, encryptionConfiguration: { sseAlgorithm: 'aws:kms' } })), 'BadRequestException', 400);
@@ -72,7 +63,7 @@ describe('bucket encryption', () => {
 });
 
 describe('bucket storage class', () => {
-  it('defaults to STANDARD and stores INTELLIGENT_TIERING', async () => {
+  it('defaults to STANDARD and stores INTELLIGENT_TIERING', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     expect((await s3t.send(new GetTableBucketStorageClassCommand({ tableBucketARN: arn }))).storageClassConfiguration).toEqual({ storageClass: 'STANDARD' });
     const put = await s3t.send(new PutTableBucketStorageClassCommand({ tableBucketARN: arn, storageClassConfiguration: { storageClass: 'INTELLIGENT_TIERING' } }));
@@ -82,7 +73,7 @@ describe('bucket storage class', () => {
     expect(got.storageClassConfiguration).toEqual({ storageClass: 'INTELLIGENT_TIERING' });
   });
 
-  it('refuses an unknown storage class and answers 404 for an unknown bucket', async () => {
+  it('refuses an unknown storage class and answers 404 for an unknown bucket', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const err = await expectError(
       s3t.send(new PutTableBucketStorageClassCommand({ tableBucketARN: arn, storageClassConfiguration: { storageClass: 'GLACIER' as 'STANDARD' } })),
@@ -96,7 +87,7 @@ describe('bucket storage class', () => {
 });
 
 describe('bucket maintenance', () => {
-  it('reports AWS’s defaults (unreferenced file removal enabled, 3 and 10 days) and stores changes', async () => {
+  it('reports AWS’s defaults (unreferenced file removal enabled, 3 and 10 days) and stores changes', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const initial = await s3t.send(new GetTableBucketMaintenanceConfigurationCommand({ tableBucketARN: arn }));
     expect(initial.$metadata.httpStatusCode).toBe(200);
@@ -119,7 +110,7 @@ describe('bucket maintenance', () => {
     });
   });
 
-  it('refuses an unknown type, non-positive days and settings of another type', async () => {
+  it('refuses an unknown type, non-positive days and settings of another type', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const type = await expectError(
       s3t.send(new PutTableBucketMaintenanceConfigurationCommand({ tableBucketARN: arn, type: 'icebergCompaction' as 'icebergUnreferencedFileRemoval', value: { status: 'enabled' } })),
@@ -152,7 +143,7 @@ describe('bucket maintenance', () => {
 });
 
 describe('bucket metrics', () => {
-  it('answers 404 until enabled, keeps one id while enabled, and 404 again after delete', async () => {
+  it('answers 404 until enabled, keeps one id while enabled, and 404 again after delete', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     await expectError(s3t.send(new GetTableBucketMetricsConfigurationCommand({ tableBucketARN: arn })), 'NotFoundException', 404);
     await expectError(s3t.send(new DeleteTableBucketMetricsConfigurationCommand({ tableBucketARN: arn })), 'NotFoundException', 404);
@@ -177,7 +168,7 @@ describe('bucket policy', () => {
     Statement: [{ Sid: 'read', Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::111122223333:root' }, Action: ['s3tables:GetTable'], Resource: '*' }],
   });
 
-  it('stores a policy verbatim, replaces it, and answers 404 once deleted', async () => {
+  it('stores a policy verbatim, replaces it, and answers 404 once deleted', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     const none = await expectError(s3t.send(new GetTableBucketPolicyCommand({ tableBucketARN: arn })), 'NotFoundException', 404);
     expect(none.message).toBe('The specified table bucket policy does not exist.');
@@ -195,7 +186,7 @@ describe('bucket policy', () => {
     await expectError(s3t.send(new DeleteTableBucketPolicyCommand({ tableBucketARN: arn })), 'NotFoundException', 404);
   });
 
-  it('refuses documents that are not valid JSON policies, keeping the stored one', async () => {
+  it('refuses documents that are not valid JSON policies, keeping the stored one', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t);
     await s3t.send(new PutTableBucketPolicyCommand({ tableBucketARN: arn, resourcePolicy: policy }));
     const statement = { Effect: 'Allow', Principal: '*', Action: 's3tables:*', Resource: '*' };

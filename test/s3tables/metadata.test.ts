@@ -6,26 +6,20 @@
  * for metadata AWS would refuse (which create neither a table nor a warehouse).
  */
 import { CreateTableCommand, GetTableCommand, ListTablesCommand, S3TablesClient, type IcebergMetadata } from '@aws-sdk/client-s3tables';
-import type { S3Client } from '@aws-sdk/client-s3';
 import { getCurrentSchema, parseDecimalType, parseFixedType, typesEqual, type TableMetadata } from 'iceberg-js';
 import { icebergMetadata, icebergRead } from 'icebird';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, warehouseBuckets, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeBucket, makeNamespace, makeTable } from './helpers.js';
-
-let t: TestServer;
-let s3t: S3TablesClient;
-let s3: S3Client;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ s3t, s3 } = clients(t));
-});
-afterAll(async () => t.stop());
+import { describe, expect, it } from '../helpers/fixture.js';
+import { warehouseBuckets, type TestServer } from '../helpers/server.js';
+import { expectError, makeBucket, makeNamespace, makeTable } from './helpers.js';
 
 type Json = Record<string, any>;
 
 /** Creates a table with `iceberg` metadata and reads its metadata.json back with icebird over S3. */
-async function createAndRead(iceberg: IcebergMetadata): Promise<{ meta: Json; warehouse: string; createdAt: Date }> {
+async function createAndRead(
+  t: TestServer,
+  s3t: S3TablesClient,
+  iceberg: IcebergMetadata,
+): Promise<{ meta: Json; warehouse: string; createdAt: Date }> {
   const tb = await makeTable(s3t, { metadata: { iceberg } });
   const got = await s3t.send(new GetTableCommand({ tableArn: tb.tableArn }));
   const location = got.metadataLocation!;
@@ -81,10 +75,10 @@ function checkSpecV2(meta: Json, warehouse: string): void {
 }
 
 describe('metadata.json written by CreateTable', () => {
-  it('maps every primitive type, assigns field ids 1…N, and reads back with icebird and iceberg-js', async () => {
+  it('maps every primitive type, assigns field ids 1…N, and reads back with icebird and iceberg-js', async ({ server: t, s3tables: s3t }) => {
     const types = ['boolean', 'int', 'long', 'float', 'double', 'decimal(10,2)', 'date', 'time', 'timestamp', 'timestamptz', 'string', 'uuid', 'fixed[16]', 'binary'];
     const fields = types.map((type, i) => ({ name: `c${i}`, type, required: i === 0 }));
-    const { meta, warehouse, createdAt } = await createAndRead({ schema: { fields } });
+    const { meta, warehouse, createdAt } = await createAndRead(t, s3t, { schema: { fields } });
     checkSpecV2(meta, warehouse);
     expect(meta['format-version']).toBe(2);
     expect(meta['last-updated-ms']).toBe(createdAt.getTime());
@@ -103,8 +97,8 @@ describe('metadata.json written by CreateTable', () => {
     await expect(icebergRead({ tableUrl: `${t.endpoint}/${warehouse}`, metadata: meta as never })).rejects.toThrow(/snapshot/i);
   });
 
-  it('keeps ids given in the request and fills the others', async () => {
-    const { meta } = await createAndRead({
+  it('keeps ids given in the request and fills the others', async ({ server: t, s3tables: s3t }) => {
+    const { meta } = await createAndRead(t, s3t, {
       schema: { fields: [{ name: 'a', type: 'int', id: 5 }, { name: 'b', type: 'STRING' }, { name: 'c', type: 'long', id: 1 }, { name: 'd', type: 'date' }] },
     });
     const fields = meta.schemas[0].fields;
@@ -112,8 +106,8 @@ describe('metadata.json written by CreateTable', () => {
     expect(meta['last-column-id']).toBe(5);
   });
 
-  it('writes nested schemaV2 types, counting nested ids in last-column-id, with identifier fields', async () => {
-    const { meta, warehouse } = await createAndRead({
+  it('writes nested schemaV2 types, counting nested ids in last-column-id, with identifier fields', async ({ server: t, s3tables: s3t }) => {
+    const { meta, warehouse } = await createAndRead(t, s3t, {
       schemaV2: {
         type: 'struct',
         schemaId: 0,
@@ -144,8 +138,8 @@ describe('metadata.json written by CreateTable', () => {
     expect(schema.fields[3].type.value.fields[0].type).toBe('decimal(38, 10)');
   });
 
-  it('writes the partition spec (field ids from 1000) and the sort order with their ids, and the properties', async () => {
-    const { meta, warehouse } = await createAndRead({
+  it('writes the partition spec (field ids from 1000) and the sort order with their ids, and the properties', async ({ server: t, s3tables: s3t }) => {
+    const { meta, warehouse } = await createAndRead(t, s3t, {
       schema: { fields: [{ name: 'id', type: 'long', required: true }, { name: 'ts', type: 'timestamptz' }, { name: 'region', type: 'string' }] },
       partitionSpec: {
         fields: [
@@ -176,8 +170,8 @@ describe('metadata.json written by CreateTable', () => {
     expect(meta.properties).toEqual({ 'write.parquet.compression-codec': 'zstd' });
   });
 
-  it('writes format version 3 when the properties ask for it, with its v3 fields and types', async () => {
-    const { meta } = await createAndRead({
+  it('writes format version 3 when the properties ask for it, with its v3 fields and types', async ({ server: t, s3tables: s3t }) => {
+    const { meta } = await createAndRead(t, s3t, {
       schema: { fields: [{ name: 'id', type: 'long', required: true }, { name: 'at', type: 'timestamp_ns' }] },
       properties: { 'format-version': '3' },
     });
@@ -187,14 +181,14 @@ describe('metadata.json written by CreateTable', () => {
     expect(meta.properties).toEqual({});
   });
 
-  it('writes metadata for an empty field list too', async () => {
-    const { meta, warehouse } = await createAndRead({ schema: { fields: [] } });
+  it('writes metadata for an empty field list too', async ({ server: t, s3tables: s3t }) => {
+    const { meta, warehouse } = await createAndRead(t, s3t, { schema: { fields: [] } });
     checkSpecV2(meta, warehouse);
     expect(meta['last-column-id']).toBe(0);
     expect(meta.schemas[0].fields).toEqual([]);
   });
 
-  it('refuses metadata AWS would refuse, creating no table and no warehouse', async () => {
+  it('refuses metadata AWS would refuse, creating no table and no warehouse', async ({ server: t, s3tables: s3t }) => {
     const bucketArn = await makeBucket(s3t);
     const namespace = await makeNamespace(s3t, bucketArn);
     const before = warehouseBuckets(t).length;

@@ -11,24 +11,17 @@ import {
   GetTableBucketCommand,
   ListNamespacesCommand,
   paginateListNamespaces,
-  S3TablesClient,
 } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, expectError, makeBucket } from './helpers.js';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { expectError, makeBucket } from './helpers.js';
 
-let t: TestServer;
-let s3t: S3TablesClient;
 let bucketArn: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  s3t = clients(t).s3t;
+it.beforeAll(async ({ s3tables: s3t }) => {
   bucketArn = await makeBucket(s3t, 'ns-tests');
 });
-afterAll(async () => t.stop());
 
 describe('CreateNamespace and GetNamespace', () => {
-  it('creates a namespace and reports its id, creator, owner and bucket id', async () => {
+  it('creates a namespace and reports its id, creator, owner and bucket id', async ({ s3tables: s3t }) => {
     const out = await s3t.send(new CreateNamespaceCommand({ tableBucketARN: bucketArn, namespace: ['sales'] }));
     expect(out.$metadata.httpStatusCode).toBe(200);
     expect(out).toMatchObject({ tableBucketARN: bucketArn, namespace: ['sales'] });
@@ -45,7 +38,7 @@ describe('CreateNamespace and GetNamespace', () => {
     expect(got.createdAt).toBeInstanceOf(Date);
   });
 
-  it('refuses a duplicate with ConflictException', async () => {
+  it('refuses a duplicate with ConflictException', async ({ s3tables: s3t }) => {
     await s3t.send(new CreateNamespaceCommand({ tableBucketARN: bucketArn, namespace: ['dup'] }));
     const err = await expectError(
       s3t.send(new CreateNamespaceCommand({ tableBucketARN: bucketArn, namespace: ['dup'] })),
@@ -55,7 +48,7 @@ describe('CreateNamespace and GetNamespace', () => {
     expect(err.message).toBe('A namespace with an identical name already exists in the bucket.');
   });
 
-  it('applies the model constraints and the naming rules, creating nothing', async () => {
+  it('applies the model constraints and the naming rules, creating nothing', async ({ s3tables: s3t }) => {
     const pattern = await expectError(
       s3t.send(new CreateNamespaceCommand({ tableBucketARN: bucketArn, namespace: ['Sales-2024'] })),
       'BadRequestException',
@@ -79,7 +72,7 @@ describe('CreateNamespace and GetNamespace', () => {
     }
   });
 
-  it('answers NotFoundException for an unknown bucket or namespace', async () => {
+  it('answers NotFoundException for an unknown bucket or namespace', async ({ s3tables: s3t }) => {
     await expectError(
       s3t.send(new CreateNamespaceCommand({ tableBucketARN: 'arn:aws:s3tables:us-east-1:000000000000:bucket/nope', namespace: ['x'] })),
       'NotFoundException',
@@ -95,7 +88,7 @@ describe('CreateNamespace and GetNamespace', () => {
 });
 
 describe('ListNamespaces', () => {
-  it('pages through namespaces by name, with a prefix', async () => {
+  it('pages through namespaces by name, with a prefix', async ({ s3tables: s3t }) => {
     const arn = await makeBucket(s3t, 'ns-pages');
     const names = Array.from({ length: 7 }, (_, i) => `team_${String.fromCharCode(97 + i)}`);
     for (const n of [...names].reverse()) await s3t.send(new CreateNamespaceCommand({ tableBucketARN: arn, namespace: [n] }));
@@ -123,7 +116,7 @@ describe('ListNamespaces', () => {
     expect(one.tableBucketId).toBeTruthy();
   });
 
-  it('refuses a token from another bucket and answers 404 for an unknown bucket', async () => {
+  it('refuses a token from another bucket and answers 404 for an unknown bucket', async ({ s3tables: s3t }) => {
     const a = await makeBucket(s3t, 'ns-tok-a');
     const b = await makeBucket(s3t, 'ns-tok-b');
     for (const n of ['x1', 'x2']) await s3t.send(new CreateNamespaceCommand({ tableBucketARN: a, namespace: [n] }));
@@ -142,7 +135,7 @@ describe('ListNamespaces', () => {
 });
 
 describe('DeleteNamespace', () => {
-  it('refuses a namespace that holds tables with ConflictException, then deletes it once empty', async () => {
+  it('refuses a namespace that holds tables with ConflictException, then deletes it once empty', async ({ s3tables: s3t }) => {
     await s3t.send(new CreateNamespaceCommand({ tableBucketARN: bucketArn, namespace: ['busy'] }));
     await s3t.send(new CreateTableCommand({ tableBucketARN: bucketArn, namespace: 'busy', name: 'orders', format: 'ICEBERG' }));
     const err = await expectError(

@@ -5,20 +5,9 @@
  * percent-encoded inside one path segment, and errors come back in S3 Tables' JSON shape.
  */
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import type { S3Client } from '@aws-sdk/client-s3';
-import { ListTableBucketsCommand, ListTagsForResourceCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { clients, makeBucket, makeTable } from './helpers.js';
-
-let t: TestServer;
-let s3t: S3TablesClient;
-let s3: S3Client;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ s3t, s3 } = clients(t));
-});
-afterAll(async () => t.stop());
+import { ListTableBucketsCommand, ListTagsForResourceCommand } from '@aws-sdk/client-s3tables';
+import { describe, expect, it } from '../helpers/fixture.js';
+import { makeBucket, makeTable } from './helpers.js';
 
 const signedFor = (service: string) => ({
   authorization: `AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/${service}/aws4_request, SignedHeaders=host, Signature=x`,
@@ -26,7 +15,7 @@ const signedFor = (service: string) => ({
 });
 
 describe('routing by signing name', () => {
-  it('sends GET /buckets signed for s3tables to ListTableBuckets, and unsigned or s3-signed to the S3 bucket "buckets"', async () => {
+  it('sends GET /buckets signed for s3tables to ListTableBuckets, and unsigned or s3-signed to the S3 bucket "buckets"', async ({ server: t, s3tables: s3t, s3 }) => {
     await makeBucket(s3t, 'routed-table-bucket');
     // Before the S3 bucket exists: S3 says so, in XML.
     const before = await fetch(`${t.endpoint}/buckets?list-type=2`);
@@ -54,7 +43,7 @@ describe('routing by signing name', () => {
     expect((await s3t.send(new ListTableBucketsCommand({}))).tableBuckets!.map((b) => b.name)).toEqual(['routed-table-bucket']);
   });
 
-  it('does the same for /tables, /namespaces and /get-table', async () => {
+  it('does the same for /tables, /namespaces and /get-table', async ({ server: t, s3tables: s3t, s3 }) => {
     const tb = await makeTable(s3t);
     for (const name of ['tables', 'namespaces', 'get-table']) {
       await s3.send(new CreateBucketCommand({ Bucket: name }));
@@ -78,7 +67,7 @@ describe('routing by signing name', () => {
     expect(await plainGet.text()).toContain('<Name>get-table</Name>');
   });
 
-  it('decodes a percent-encoded ARN as one path segment, and answers S3 Tables errors as JSON', async () => {
+  it('decodes a percent-encoded ARN as one path segment, and answers S3 Tables errors as JSON', async ({ server: t, s3tables: s3t }) => {
     const tb = await makeTable(s3t, { tags: { a: 'b' } });
     // The JS SDK encodes `/` inside the table ARN as %2F: one label, not two segments.
     const tags = await s3t.send(new ListTagsForResourceCommand({ resourceArn: tb.tableArn }));

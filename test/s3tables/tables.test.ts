@@ -7,7 +7,6 @@
  */
 import { ListBucketsCommand, PutObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import {
-  CreateNamespaceCommand,
   CreateTableCommand,
   DeleteTableCommand,
   GetTableCommand,
@@ -19,22 +18,11 @@ import {
   PutTableBucketEncryptionCommand,
   PutTableBucketStorageClassCommand,
   RenameTableCommand,
-  S3TablesClient,
   UpdateTableMetadataLocationCommand,
 } from '@aws-sdk/client-s3tables';
-import type { S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, warehouseBuckets, type TestServer } from '../helpers/server.js';
-import { bucketExists, clients, eventually, expectError, makeBucket, makeNamespace, makeTable } from './helpers.js';
-
-let t: TestServer;
-let s3t: S3TablesClient;
-let s3: S3Client;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ s3t, s3 } = clients(t));
-});
-afterAll(async () => t.stop());
+import { describe, expect, it } from '../helpers/fixture.js';
+import { warehouseBuckets } from '../helpers/server.js';
+import { bucketExists, eventually, expectError, makeBucket, makeNamespace, makeTable } from './helpers.js';
 
 const SCHEMA = { iceberg: { schema: { fields: [{ name: 'id', type: 'long', required: true }] } } };
 
@@ -42,10 +30,8 @@ function bucketOf(location: string): string {
   return location.replace(/^s3:\/\//, '').split('/')[0]!;
 }
 
-
-
 describe('CreateTable', () => {
-  it('creates a table with its own warehouse bucket in S3, named like AWS, and no metadata yet', async () => {
+  it('creates a table with its own warehouse bucket in S3, named like AWS, and no metadata yet', async ({ s3tables: s3t, s3 }) => {
     const tb = await makeTable(s3t);
     expect(tb.tableArn).toMatch(new RegExp(`^${tb.bucketArn}/table/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`));
     expect(tb.versionToken).toMatch(/^[0-9a-f]{20}$/);
@@ -66,7 +52,7 @@ describe('CreateTable', () => {
     expect(got.createdAt!.getTime()).toBe(got.modifiedAt!.getTime());
   });
 
-  it('lets Iceberg writers use the warehouse over the S3 API', async () => {
+  it('lets Iceberg writers use the warehouse over the S3 API', async ({ s3tables: s3t, s3 }) => {
     const tb = await makeTable(s3t, { metadata: SCHEMA });
     const loc = await s3t.send(
       new GetTableMetadataLocationCommand({ tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name }),
@@ -77,7 +63,7 @@ describe('CreateTable', () => {
     expect(JSON.parse(await meta.Body!.transformToString())['format-version']).toBe(2);
   });
 
-  it('inherits encryption and storage class from the bucket at creation time, or takes its own', async () => {
+  it('inherits encryption and storage class from the bucket at creation time, or takes its own', async ({ s3tables: s3t }) => {
     const bucketArn = await makeBucket(s3t);
     const namespace = await makeNamespace(s3t, bucketArn);
     const kms = 'arn:aws:kms:us-east-1:000000000000:key/abc';
@@ -99,7 +85,7 @@ describe('CreateTable', () => {
     expect((await s3t.send(new GetTableStorageClassCommand(id(own)))).storageClassConfiguration).toEqual({ storageClass: 'STANDARD' });
   });
 
-  it('answers each invalid request with AWS’s error and leaves no table and no warehouse behind', async () => {
+  it('answers each invalid request with AWS’s error and leaves no table and no warehouse behind', async ({ server: t, s3tables: s3t, s3 }) => {
     const bucketArn = await makeBucket(s3t);
     const namespace = await makeNamespace(s3t, bucketArn);
     const warehousesBefore = warehouseBuckets(t).length;
@@ -143,7 +129,7 @@ describe('CreateTable', () => {
 });
 
 describe('GetTable', () => {
-  it('finds a table by ARN or by bucket, namespace and name, and refuses ambiguous or incomplete requests', async () => {
+  it('finds a table by ARN or by bucket, namespace and name, and refuses ambiguous or incomplete requests', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     const byArn = await s3t.send(new GetTableCommand({ tableArn: tb.tableArn }));
     const byName = await s3t.send(new GetTableCommand({ tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name }));
@@ -175,7 +161,7 @@ describe('GetTable', () => {
 });
 
 describe('ListTables', () => {
-  it('pages through a whole bucket by (namespace, name), one namespace, and a name prefix', async () => {
+  it('pages through a whole bucket by (namespace, name), one namespace, and a name prefix', async ({ s3tables: s3t }) => {
     const bucketArn = await makeBucket(s3t);
     for (const ns of ['beta', 'alpha']) await makeNamespace(s3t, bucketArn, ns);
     const made: [string, string][] = [];
@@ -222,7 +208,7 @@ describe('ListTables', () => {
     expect(summary.tableBucketId).toBeTruthy();
   });
 
-  it('answers 404 for an unknown namespace and 400 for a token used with other filters', async () => {
+  it('answers 404 for an unknown namespace and 400 for a token used with other filters', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     await makeTable(s3t, { tableBucketARN: tb.bucketArn, namespace: tb.namespace });
     await expectError(s3t.send(new ListTablesCommand({ tableBucketARN: tb.bucketArn, namespace: 'ghost' })), 'NotFoundException', 404);
@@ -237,7 +223,7 @@ describe('ListTables', () => {
 });
 
 describe('RenameTable', () => {
-  it('renames and moves a table keeping its ARN, id, warehouse, metadata and version token', async () => {
+  it('renames and moves a table keeping its ARN, id, warehouse, metadata and version token', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t, { metadata: SCHEMA });
     const target = await makeNamespace(s3t, tb.bucketArn, 'archive');
     const before = await s3t.send(new GetTableCommand({ tableArn: tb.tableArn }));
@@ -266,7 +252,7 @@ describe('RenameTable', () => {
     expect((await s3t.send(new GetTableCommand({ tableArn: tb.tableArn }))).name).toBe('final');
   });
 
-  it('refuses a rename with nothing new, a missing destination, a taken name or a stale token, changing nothing', async () => {
+  it('refuses a rename with nothing new, a missing destination, a taken name or a stale token, changing nothing', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     const other = await makeTable(s3t, { tableBucketARN: tb.bucketArn, namespace: tb.namespace });
     const key = { tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name };
@@ -285,7 +271,7 @@ describe('RenameTable', () => {
 });
 
 describe('DeleteTable', () => {
-  it('refuses a stale version token, then deletes the table and purges its warehouse promptly', async () => {
+  it('refuses a stale version token, then deletes the table and purges its warehouse promptly', async ({ s3tables: s3t, s3 }) => {
     const tb = await makeTable(s3t, { metadata: SCHEMA });
     const { warehouseLocation } = await s3t.send(new GetTableCommand({ tableArn: tb.tableArn }));
     const warehouse = bucketOf(warehouseLocation!);
@@ -303,7 +289,7 @@ describe('DeleteTable', () => {
     await expectError(s3t.send(new DeleteTableCommand(key)), 'NotFoundException', 404);
   });
 
-  it('deletes without a token, and the name can be used again with a new id and warehouse', async () => {
+  it('deletes without a token, and the name can be used again with a new id and warehouse', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     const key = { tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name };
     await s3t.send(new DeleteTableCommand(key));
@@ -313,7 +299,7 @@ describe('DeleteTable', () => {
 });
 
 describe('GetTableMetadataLocation and UpdateTableMetadataLocation', () => {
-  it('reports no metadata location until the first commit, then swaps it with a new token each time', async () => {
+  it('reports no metadata location until the first commit, then swaps it with a new token each time', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t);
     const key = { tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name };
     const first = await s3t.send(new GetTableMetadataLocationCommand(key));
@@ -342,7 +328,7 @@ describe('GetTableMetadataLocation and UpdateTableMetadataLocation', () => {
     await expectError(s3t.send(new GetTableMetadataLocationCommand({ ...key, name: 'Bad' })), 'BadRequestException', 400);
   });
 
-  it('validates input (400) before the compare-and-swap (409), and changes nothing on failure', async () => {
+  it('validates input (400) before the compare-and-swap (409), and changes nothing on failure', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t, { metadata: SCHEMA });
     const key = { tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name };
     const state = await s3t.send(new GetTableMetadataLocationCommand(key));
@@ -380,7 +366,7 @@ describe('GetTableMetadataLocation and UpdateTableMetadataLocation', () => {
     expect({ ...after, $metadata: undefined }).toEqual({ ...state, $metadata: undefined });
   });
 
-  it('lets exactly one of 32 concurrent commits on the same token win', async () => {
+  it('lets exactly one of 32 concurrent commits on the same token win', async ({ s3tables: s3t }) => {
     const tb = await makeTable(s3t, { metadata: SCHEMA });
     const key = { tableBucketARN: tb.bucketArn, namespace: tb.namespace, name: tb.name };
     const { warehouseLocation, versionToken } = await s3t.send(new GetTableMetadataLocationCommand(key));

@@ -10,21 +10,15 @@ import {
   GetParametersByPathCommand,
   LabelParameterVersionCommand,
   PutParameterCommand,
-  SSMClient,
   paginateDescribeParameters,
   paginateGetParametersByPath,
 } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from '../helpers/fixture.js';
 import { failure } from '../helpers/errors.js';
 
 const run = promisify(execFile);
-let t: TestServer;
-let ssm: SSMClient;
 
-beforeAll(async () => {
-  t = await startTestServer();
-  ssm = new SSMClient(t.clientConfig);
+it.beforeAll(async ({ ssm }) => {
   const put = (Name: string, Value: string, Type: 'String' | 'SecureString' | 'StringList' = 'String', tags?: Record<string, string>) =>
     ssm.send(
       new PutParameterCommand({
@@ -42,11 +36,10 @@ beforeAll(async () => {
   await put('root', 'r');
   for (let i = 0; i < 25; i++) await put(`/many/p${String(i).padStart(2, '0')}`, String(i));
 });
-afterAll(async () => t.stop());
 
 
 describe('GetParametersByPath', () => {
-  it('lists one level, or the whole subtree when recursive, in name order', async () => {
+  it('lists one level, or the whole subtree when recursive, in name order', async ({ ssm }) => {
     const one = await ssm.send(new GetParametersByPathCommand({ Path: '/app' }));
     expect(one.Parameters?.map((p) => p.Name)).toEqual(['/app/a', '/app/b']);
     const all = await ssm.send(new GetParametersByPathCommand({ Path: '/app/', Recursive: true }));
@@ -59,7 +52,7 @@ describe('GetParametersByPath', () => {
     expect(root.Parameters?.map((p) => p.Name)).toEqual(['/application', 'root']);
   });
 
-  it('pages with NextToken and MaxResults (at most 10)', async () => {
+  it('pages with NextToken and MaxResults (at most 10)', async ({ ssm }) => {
     const names: string[] = [];
     for await (const page of paginateGetParametersByPath({ client: ssm, pageSize: 10 }, { Path: '/many' })) {
       expect(page.Parameters!.length).toBeLessThanOrEqual(10);
@@ -74,7 +67,7 @@ describe('GetParametersByPath', () => {
     expect(badToken).toMatchObject({ name: 'InvalidNextToken', status: 400 });
   });
 
-  it('filters by type, tag and label, and refuses filter keys AWS refuses there', async () => {
+  it('filters by type, tag and label, and refuses filter keys AWS refuses there', async ({ ssm }) => {
     const secure = await ssm.send(
       new GetParametersByPathCommand({ Path: '/app', Recursive: true, ParameterFilters: [{ Key: 'Type', Values: ['SecureString'] }] }),
     );
@@ -103,7 +96,7 @@ describe('GetParametersByPath', () => {
 });
 
 describe('DescribeParameters', () => {
-  it('describes metadata with filters of both kinds and pages', async () => {
+  it('describes metadata with filters of both kinds and pages', async ({ ssm }) => {
     const byPath = await ssm.send(
       new DescribeParametersCommand({ ParameterFilters: [{ Key: 'Path', Option: 'Recursive', Values: ['/app/sub'] }] }),
     );
@@ -134,7 +127,7 @@ describe('DescribeParameters', () => {
     expect(count).toBe(31);
   });
 
-  it('refuses mixing filter styles, unknown options and duplicated keys', async () => {
+  it('refuses mixing filter styles, unknown options and duplicated keys', async ({ ssm }) => {
     const both = await failure(
       ssm.send(
         new DescribeParametersCommand({
@@ -166,7 +159,7 @@ describe('DescribeParameters', () => {
 });
 
 describe('aws ssm (CLI)', () => {
-  it('puts, gets and lists, and reports ParameterNotFound like AWS', async () => {
+  it('puts, gets and lists, and reports ParameterNotFound like AWS', async ({ server: t }) => {
     const cli = (...args: string[]) => run('aws', ['ssm', ...args, '--output', 'json'], { env: t.env });
     const put = JSON.parse((await cli('put-parameter', '--name', '/cli/p', '--value', 'hello', '--type', 'String')).stdout);
     expect(put).toEqual({ Version: 1, Tier: 'Standard' });

@@ -3,22 +3,9 @@
  * @aws-sdk/client-cloudformation against an in-process Overcast — summaries of JSON and YAML
  * templates, and AWS's ValidationError wording for broken ones.
  */
-import { CloudFormationClient, CreateStackCommand, GetTemplateSummaryCommand, ValidateTemplateCommand } from '@aws-sdk/client-cloudformation';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { CreateStackCommand, GetTemplateSummaryCommand, ValidateTemplateCommand } from '@aws-sdk/client-cloudformation';
+import { describe, expect, it } from '../../helpers/fixture.js';
 import { failure } from '../../helpers/errors.js';
-
-let server: TestServer;
-let cfn: CloudFormationClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  cfn = new CloudFormationClient(server.clientConfig);
-});
-afterAll(async () => {
-  cfn?.destroy();
-  await server?.stop();
-});
 
 const yaml = `AWSTemplateFormatVersion: 2010-09-09
 Description: lake stack
@@ -49,9 +36,8 @@ Outputs:
       Name: !Sub '\${AWS::StackName}-tables'
 `;
 
-
 describe('ValidateTemplate', () => {
-  it('summarises a YAML template with short forms', async () => {
+  it('summarises a YAML template with short forms', async ({ cloudformation: cfn }) => {
     const out = await cfn.send(new ValidateTemplateCommand({ TemplateBody: yaml }));
     expect(out.Description).toBe('lake stack');
     expect(out.Parameters).toEqual([
@@ -61,7 +47,7 @@ describe('ValidateTemplate', () => {
     expect(out.Capabilities).toEqual(['CAPABILITY_NAMED_IAM']);
     expect(out.CapabilitiesReason).toBe('The following resource(s) require capabilities: [AWS::IAM::Role]');
   });
-  it('answers AWS’s errors for broken templates', async () => {
+  it('answers AWS’s errors for broken templates', async ({ cloudformation: cfn }) => {
     const cases: Array<[string, string]> = [
       ['{"Resources": {"B": {"Type": "AWS::S3::Bucket"}', 'Template format error: JSON not well-formed. (line 1, column 48)'],
       ['Resources:\n  B: [1, 2\n', ''],
@@ -83,7 +69,7 @@ describe('ValidateTemplate', () => {
 });
 
 describe('GetTemplateSummary', () => {
-  it('reports parameters with types and constraints, resource types and identifiers', async () => {
+  it('reports parameters with types and constraints, resource types and identifiers', async ({ cloudformation: cfn }) => {
     const out = await cfn.send(new GetTemplateSummaryCommand({ TemplateBody: yaml }));
     expect(out.Version).toBe('2010-09-09');
     expect(out.Parameters).toEqual([
@@ -99,7 +85,7 @@ describe('GetTemplateSummary', () => {
 });
 
 describe('CreateStack refusals from the template layer', () => {
-  it('refuses bad parameter values and missing capabilities without creating a stack', async () => {
+  it('refuses bad parameter values and missing capabilities without creating a stack', async ({ cloudformation: cfn }) => {
     let e = await failure(cfn.send(new CreateStackCommand({ StackName: 'tpl-params', TemplateBody: yaml, Parameters: [{ ParameterKey: 'Env', ParameterValue: 'qa' }, { ParameterKey: 'Secret', ParameterValue: 's' }], Capabilities: ['CAPABILITY_NAMED_IAM'] })));
     expect(e).toMatchObject({ name: 'ValidationError', message: "Parameter 'Env' must be one of AllowedValues" });
     e = await failure(cfn.send(new CreateStackCommand({ StackName: 'tpl-params', TemplateBody: yaml, Capabilities: ['CAPABILITY_NAMED_IAM'] })));
