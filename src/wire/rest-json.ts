@@ -7,7 +7,7 @@ import type { ServiceModel } from '../model/service-model.js';
 import { shapeOf } from '../model/service-model.js';
 import type { Codec, ParsedRequest } from './codec.js';
 import { AwsError } from './errors.js';
-import { readBody, type WireRequest, type WireResponse } from './http.js';
+import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody, type WireRequest, type WireResponse } from './http.js';
 import { bindRequest, boundOutput } from './rest-binding.js';
 import { matchRoute } from './rest-routes.js';
 import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
@@ -39,7 +39,7 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       const input = bindRequest(m, inputShape, req, match.labels, options.invalidInputCode);
       const hasBodyMembers = Object.values(inputShape.members ?? {}).some((r) => !r.location);
       // Operations without body members (every GET) do not wait for a body; Node discards any.
-      const body = hasBodyMembers ? await readBody(req) : EMPTY;
+      const body = hasBodyMembers ? await readBody(req, DEFAULT_BODY_LIMIT, () => bodyTooLarge(options.invalidInputCode, DEFAULT_BODY_LIMIT)) : EMPTY;
       if (hasBodyMembers && body.length > 0) {
         let parsed: unknown;
         try {

@@ -171,7 +171,7 @@ describe('a body over the limit is answered, not reset', () => {
     expect(/<Code>(\w+)<\/Code>/.exec(after.body.toString())?.[1]).toBe('NoSuchTagSet');
   });
 
-  it('JSON and query services: 413 RequestEntityTooLarge in their own shape', async ({ server: t }) => {
+  it('JSON and query services: 413 with their own validation code (no model has RequestEntityTooLarge)', async ({ server: t }) => {
     const big = 'x'.repeat(17 * 1024 * 1024);
     const ssm = await send(t.endpoint, {
       method: 'POST',
@@ -179,7 +179,7 @@ describe('a body over the limit is answered, not reset', () => {
       headers: { authorization: authorization('ssm'), 'x-amz-target': 'AmazonSSM.PutParameter', 'content-type': 'application/x-amz-json-1.1' },
       body: JSON.stringify({ Name: '/big', Value: big, Type: 'String' }),
     });
-    expect([ssm.status, ssm.headers['x-amzn-errortype']]).toEqual([413, 'RequestEntityTooLarge']);
+    expect([ssm.status, ssm.headers['x-amzn-errortype']]).toEqual([413, 'ValidationException']);
     const cfn = await send(t.endpoint, {
       method: 'POST',
       path: '/',
@@ -187,7 +187,7 @@ describe('a body over the limit is answered, not reset', () => {
       body: `Action=ValidateTemplate&Version=2010-05-15&TemplateBody=${big}`,
     });
     expect(cfn.status).toBe(413);
-    expect(cfn.body.toString()).toContain('<Code>RequestEntityTooLarge</Code>');
+    expect(cfn.body.toString()).toContain('<Code>ValidationError</Code>');
     expect((await send(t.endpoint, { method: 'GET', path: '/_overcast/health' })).status).toBe(200);
   });
 });
