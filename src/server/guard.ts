@@ -31,12 +31,23 @@ export function hostCheckApplies(config: OvercastConfig): boolean {
   return config.allowedHosts.length > 0 || config.host === 'localhost' || isLoopback(config.host);
 }
 
+/**
+ * Names answered besides localhost and loopback addresses: AWS's own S3 host names (virtual-hosted
+ * `bucket.s3.amazonaws.com` through a hosts-file entry) and LocalStack's loopback domain. Rebinding
+ * needs a name whose DNS the attacker controls, which these are not.
+ */
+const ALWAYS_ALLOWED = ['.amazonaws.com', '.localhost.localstack.cloud'];
+
+function listed(name: string, entries: readonly string[]): boolean {
+  return entries.some((a) => (a.startsWith('.') ? name === a.slice(1) || name.endsWith(a) : name === a));
+}
+
 /** Whether a request with this Host header is answered (a request without one is: browsers always send it). */
 export function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
   if (host === undefined || host === '') return true;
   const name = hostName(host);
   if (name === 'localhost' || name.endsWith('.localhost') || isLoopback(name)) return true;
-  return allowed.some((a) => (a.startsWith('.') ? name === a.slice(1) || name.endsWith(a) : name === a));
+  return listed(name, ALWAYS_ALLOWED) || listed(name, allowed);
 }
 
 export interface Refusal {
