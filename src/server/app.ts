@@ -156,7 +156,7 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
       const refusal = adminRefusal(request.method, request.headers);
       if (refusal && (!url.startsWith('/_overcast/iceberg/') || refusal.status === 403)) {
         request.raw.resume();
-        return json(reply, refusal.status, { message: refusal.message });
+        return json(reply, refusal.status, { code: refusal.code, message: refusal.message });
       }
     }
     if (url.startsWith('/_overcast/iceberg/')) {

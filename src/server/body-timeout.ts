@@ -29,7 +29,7 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, ms: number,
     if (now - lastProgress < ms) return;
     stop();
     // Answered already (the handler did not wait for the body): nothing left to say, just close.
-    if (res.headersSent) socket.destroy();
+    if (res.headersSent) abandon(res);
     else onStall();
   }, tick);
   timer.unref();
@@ -39,13 +39,23 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, ms: number,
   return stop;
 }
 
+/**
+ * Closes the connection and fails the request's body for whatever still reads it. Node destroys
+ * a request whose socket closes only while its response is unfinished; once the answer is out,
+ * a reader of the body (an upload's temp file) would wait forever.
+ */
+function abandon(res: ServerResponse): void {
+  res.socket?.destroy();
+  res.req.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+}
+
 /** Writes `status`/`headers`/`body` as the request's answer and closes the connection once it is out. */
 export function answerAndClose(res: ServerResponse, status: number, headers: Record<string, string | number | string[]>, body: string | undefined): void {
   if (res.headersSent) {
-    res.socket?.destroy();
+    abandon(res);
     return;
   }
   const text = body ?? '';
   res.writeHead(status, { ...headers, connection: 'close', 'content-length': Buffer.byteLength(text) });
-  res.end(text, () => res.socket?.destroy());
+  res.end(text, () => abandon(res));
 }

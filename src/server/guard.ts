@@ -52,6 +52,8 @@ export function hostAllowed(host: string | undefined, allowed: readonly string[]
 
 export interface Refusal {
   status: number;
+  /** The dashboard API's error code for the same refusal. */
+  code: 'Forbidden' | 'UnsupportedMediaType';
   message: string;
 }
 
@@ -76,20 +78,22 @@ function originHost(origin: string): string | undefined {
 export function adminRefusal(method: string, headers: IncomingHttpHeaders): Refusal | undefined {
   if (method === 'GET' || method === 'HEAD') return undefined;
   if (method === 'OPTIONS') {
-    return { status: 403, message: "Overcast's own endpoints answer no cross-origin requests (CORS preflight refused)." };
+    return { status: 403, code: 'Forbidden', message: "Overcast's own endpoints answer no cross-origin requests (CORS preflight refused)." };
   }
   const origin = header(headers, 'origin');
   const host = header(headers, 'host')?.toLowerCase();
   if (origin !== undefined && (originHost(origin) === undefined || originHost(origin) !== host)) {
-    return { status: 403, message: `Cross-origin request refused: Origin ${origin} is not this server.` };
+    return { status: 403, code: 'Forbidden', message: `Cross-origin request refused: Origin ${origin} is not this server.` };
   }
   const site = header(headers, 'sec-fetch-site');
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    return { status: 403, message: `Cross-site request refused (Sec-Fetch-Site: ${site}).` };
+    return { status: 403, code: 'Forbidden', message: `Cross-site request refused (Sec-Fetch-Site: ${site}).` };
   }
+  // POST is the one state-changing method a page may send without a preflight; PUT, DELETE and
+  // PATCH are preflighted across origins (refused above), so their handlers judge the body.
   const type = header(headers, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
-    return { status: 415, message: "Overcast's state-changing endpoints take Content-Type: application/json." };
+  if (method === 'POST' && type !== 'application/json') {
+    return { status: 415, code: 'UnsupportedMediaType', message: "Overcast's state-changing endpoints take Content-Type: application/json." };
   }
   return undefined;
 }
