@@ -194,7 +194,7 @@ function checkTableStorage(ctx: Ctx, operation: string, input: Input, bucket: st
     }
   }
   const action = access === 'read' ? 's3tables:GetTableData' : 's3tables:PutTableData';
-  return checkWarehouseAccess(ctx, [action], bucket);
+  return checkWarehouseAccess(ctx, [action], bucket, deny);
 }
 
 /** The routes' authorize hook for S3 (strict mode). */

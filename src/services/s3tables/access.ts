@@ -182,13 +182,13 @@ function requestKeys(input: Input): ContextKeys {
  * Checks `actions` on a target for the caller and answers the context the provider runs in: the
  * caller's own, or the owner's when another account's resource was allowed.
  */
-function check(ctx: Ctx, actions: string[], target: Target | undefined, keys: ContextKeys): Ctx {
+function check(ctx: Ctx, actions: string[], target: Target | undefined, keys: ContextKeys, deny = accessDenied): Ctx {
   const caller = ctx.caller!;
   const resourceAccount = target?.account ?? caller.account;
   authorize(
     ctx,
     { actions, resource: target?.resource ?? '*', resourceAccount, policies: target?.policies.map((p) => p ?? undefined) ?? [], keys: { ...target?.keys, ...keys } },
-    accessDenied,
+    deny,
   );
   return resourceAccount !== ctx.account ? { ...ctx, account: resourceAccount } : ctx;
 }
@@ -217,12 +217,13 @@ export function checkTableAccess(ctx: Ctx, actions: string[], bucketArn: string,
 
 /**
  * Checks `actions` on the table whose warehouse is the S3 bucket `bucket` (false when the bucket is
- * no warehouse). S3 buckets are global, so the S3 call keeps the caller's context.
+ * no warehouse), refusing with `deny` (S3's AccessDenied: the caller speaks S3). S3 buckets are
+ * global, so the S3 call keeps the caller's context.
  */
-export function checkWarehouseAccess(ctx: Ctx, actions: string[], bucket: string): boolean {
+export function checkWarehouseAccess(ctx: Ctx, actions: string[], bucket: string, deny: (message: string) => AwsError): boolean {
   const table = repo(ctx).getTableByWarehouse(bucket);
   if (!table) return false;
   const bucketArn = tableBucketArn(ctx.partition, table.region, table.account, table.bucket);
-  check(ctx, actions, tableTarget(ctx, bucketArn, table), {});
+  check(ctx, actions, tableTarget(ctx, bucketArn, table), {}, deny);
   return true;
 }
