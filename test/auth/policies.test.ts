@@ -40,7 +40,7 @@ let guest: { s3tables: S3TablesClient; s3: S3Client; creds: { accessKeyId: strin
 let bucketArn: string;
 let table: { arn: string; warehouse: string; name: string };
 
-const config = (credentials: object) => ({ ...t.clientConfig, credentials, maxAttempts: 1 });
+const config = (credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) => ({ ...t.clientConfig, credentials, maxAttempts: 1 });
 
 beforeAll(async () => {
   t = await startTestServer({ auth: 'strict', credentials: [{ accessKeyId: 'AKIAOTHERACCOUNT0001', secretAccessKey: 'other-secret', accountId: OTHER }] });

@@ -13,6 +13,7 @@ import { GetCallerIdentityCommand, GetSessionTokenCommand, STSClient } from '@aw
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
+import type { FinalizeHandler, FinalizeHandlerArguments } from '@smithy/types';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { failure } from '../helpers/errors.js';
@@ -71,22 +72,25 @@ describe('header signatures', () => {
   });
 
   it('a body changed after signing: XAmzContentSHA256Mismatch for S3, a signature error elsewhere; nothing changes', async () => {
-    const tamper = <C extends { middlewareStack: S3Client['middlewareStack'] }>(client: C): C => {
-      client.middlewareStack.addRelativeTo(
-        (next) => async (args) => {
-          const req = args.request as HttpRequest;
-          const text = typeof req.body === 'string' ? req.body : Buffer.from(req.body as Uint8Array).toString();
-          req.body = text.replace(/hello|tampered-before/g, (m) => 'X'.repeat(m.length));
-          return next(args);
-        },
-        { relation: 'after', toMiddleware: 'httpSigningMiddleware', name: 'tamperAfterSigning' },
-      );
+    type Stack = { addRelativeTo(middleware: unknown, options: object): void };
+    const tamper = <C extends object>(client: C): C => {
+      const middleware = (next: FinalizeHandler<object, object>) => async (args: FinalizeHandlerArguments<object>) => {
+        const req = args.request as HttpRequest;
+        const text = typeof req.body === 'string' ? req.body : Buffer.from(req.body as Uint8Array).toString();
+        req.body = text.replace(/hello|tampered-before/g, (m) => 'X'.repeat(m.length));
+        return next(args);
+      };
+      (client as unknown as { middlewareStack: Stack }).middlewareStack.addRelativeTo(middleware, {
+        relation: 'after',
+        toMiddleware: 'httpSigningMiddleware',
+        name: 'tamperAfterSigning',
+      });
       return client;
     };
     const s3 = await failure(tamper(new S3Client(config(t.credentials))).send(new PutObjectCommand({ Bucket: BUCKET, Key: 'k', Body: 'hello' })));
     expect([s3.status, s3.name]).toEqual([400, 'XAmzContentSHA256Mismatch']);
     expect(s3.error.ClientComputedContentSHA256).toMatch(/^[0-9a-f]{64}$/);
-    const ssm = tamper(new SSMClient(config(t.credentials)) as unknown as S3Client) as unknown as SSMClient;
+    const ssm = tamper(new SSMClient(config(t.credentials)));
     const put = await failure(ssm.send(new PutParameterCommand({ Name: '/p', Value: 'tampered-before', Type: 'String', Overwrite: true })));
     expect(put.name).toBe('InvalidSignatureException');
     expect((await new SSMClient(config(t.credentials)).send(new GetParameterCommand({ Name: '/p' }))).Parameter?.Value).toBe('v');
