@@ -2,7 +2,8 @@
  * CloudFormation's template quotas through the SDK: 500 resources, 200 parameters, outputs and
  * mappings, 200 attributes a mapping, 255-character names, a 1,024-byte description — each at
  * the limit accepted, one past it refused by ValidateTemplate and CreateStack with AWS's
- * template-format error and no stack left behind; a 5,000-resource template from S3 too.
+ * template-format error and no stack left behind; a 5,000-resource template from S3 too; and
+ * Fn::Equals given a list, refused as AWS refuses it.
  */
 import {
   CloudFormationClient,
@@ -64,6 +65,19 @@ describe('template quotas', () => {
     expect([create.name, create.message]).toEqual(['ValidationError', message]);
     const gone = await failure(cfn.send(new DescribeStacksCommand({ StackName: stackName })));
     expect(gone.message).toBe(`Stack with id ${stackName} does not exist`);
+  });
+
+  it('Fn::Equals compares two strings: a list (a CommaDelimitedList parameter) is refused as AWS refuses it', async () => {
+    const body = JSON.stringify({
+      Parameters: { Environments: { Type: 'CommaDelimitedList', Default: 'dev,test' } },
+      Conditions: { Tagged: { 'Fn::Not': [{ 'Fn::Equals': [{ Ref: 'Environments' }, ''] }] } },
+      Resources: { R: { ...HANDLE, Condition: 'Tagged' } },
+    });
+    const message = 'Template error: every Fn::Equals object requires a list of 2 string parameters.';
+    expect((await failure(cfn.send(new CreateStackCommand({ StackName: 'equals-list', TemplateBody: body })))).message).toBe(message);
+    expect((await failure(cfn.send(new DescribeStacksCommand({ StackName: 'equals-list' })))).name).toBe('ValidationError');
+    const joined = body.replace('{"Ref":"Environments"}', '{"Fn::Join":[",",{"Ref":"Environments"}]}');
+    expect((await cfn.send(new CreateStackCommand({ StackName: 'equals-joined', TemplateBody: joined }))).StackId).toBeDefined();
   });
 
   it('a 5,000-resource template from S3 is refused the same way; a description over 1,024 bytes too', async () => {
