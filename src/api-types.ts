@@ -55,6 +55,17 @@ export interface StartOvercastOptions {
    * with a `dataDir`.
    */
   maintenanceInterval?: number | string;
+  /**
+   * `strict`: every request's SigV4 signature is verified against known credentials and resource
+   * policies are evaluated (the README's "Strict mode"); `credentials` and `extraCredentials` are
+   * the keys it accepts, besides `test`/`test`. Default `any`: any credentials work.
+   */
+  auth?: 'any' | 'strict';
+  /**
+   * More access keys strict mode accepts, each acting in its account — e.g. a second account that
+   * a table bucket policy grants or denies.
+   */
+  extraCredentials?: { accessKeyId: string; secretAccessKey: string; accountId: string; arn?: string }[];
 }
 
 /** Settings for any `@aws-sdk/*` client constructor: `new S3TablesClient(overcast.clientConfig)`. */
@@ -63,7 +74,7 @@ export interface ClientConfig {
   endpoint: string;
   /** The region deployStack uses. */
   region: string;
-  /** Any keys work; the access key decides the account. */
+  /** Any keys work (in strict mode, the ones Overcast was given); the access key decides the account. */
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** S3 must use path-style addressing against a loopback endpoint. */
   forcePathStyle: true;

@@ -35,12 +35,41 @@ export interface OvercastConfig {
    * /_overcast/maintenance/run`).
    */
   maintenanceIntervalMs?: number;
+  /**
+   * `any` (the default): any credentials work and the access key names the account. `strict`:
+   * every request's SigV4 signature is verified against known credentials and resource policies
+   * are evaluated (see the README's "Strict mode").
+   */
+  auth: AuthMode;
+  /** Strict mode's long-term credentials besides the file's (OVERCAST_CREDENTIALS, the in-process API). */
+  credentials: CredentialEntry[];
+  /** A JSON file of long-term credentials for strict mode (see the README's "Strict mode"). */
+  credentialsFile?: string;
+  /** Strict mode accepts `test`/`test` for account 000000000000 unless this is false. */
+  testCredentials: boolean;
+  /** Host names answered besides localhost, `*.localhost` and loopback addresses (a leading `.` matches subdomains). */
+  allowedHosts: string[];
+  /** Milliseconds a request body may go without a byte before it is refused with RequestTimeout. */
+  bodyTimeoutMs: number;
+}
+
+export type AuthMode = 'any' | 'strict';
+
+/** One long-term access key strict mode accepts: its secret, its account and, optionally, its principal. */
+export interface CredentialEntry {
+  accessKeyId: string;
+  secretAccessKey: string;
+  accountId: string;
+  /** The IAM principal the key acts as; default `arn:aws:iam::<account>:user/overcast`. */
+  arn?: string;
 }
 
 export const DEFAULT_PORT = 4566;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_DATA_DIR = './.overcast';
 export const DEFAULT_MAINTENANCE_INTERVAL_MS = 5 * 60_000;
+/** AWS answers RequestTimeout after about 20 s without a byte of a request body. */
+export const DEFAULT_BODY_TIMEOUT_MS = 20_000;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -70,6 +99,29 @@ function truthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value);
 }
 
+/**
+ * `AKID:SECRET:ACCOUNT[:ARN]` entries separated by commas or whitespace (OVERCAST_CREDENTIALS);
+ * throws on a malformed one.
+ */
+export function parseCredentialList(text: string | undefined): CredentialEntry[] {
+  if (!text?.trim()) return [];
+  return text
+    .trim()
+    .split(/[\s,]+/)
+    .map((entry) => {
+      const [accessKeyId, secretAccessKey, accountId, ...arn] = entry.split(':');
+      if (!accessKeyId || !secretAccessKey || !accountId || !/^\d{12}$/.test(accountId)) {
+        throw new Error(`invalid credentials entry '${accessKeyId ?? ''}:…': expected ACCESS_KEY_ID:SECRET:ACCOUNT (12 digits)[:PRINCIPAL_ARN]`);
+      }
+      return { accessKeyId, secretAccessKey, accountId, ...(arn.length ? { arn: arn.join(':') } : {}) };
+    });
+}
+
+/** A comma-separated list (OVERCAST_ALLOWED_HOSTS, --allowed-hosts), lower-cased, empty entries dropped. */
+export function parseList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+}
+
 /** Configuration from the environment (OVERCAST_*), before command-line flags are applied. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OvercastConfig {
   const level = env.OVERCAST_LOG_LEVEL ?? 'info';
@@ -85,5 +137,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OvercastCon
     icebergS3Config: !truthy(env.OVERCAST_ICEBERG_EXACT),
     icebergPermissive: truthy(env.OVERCAST_ICEBERG_PERMISSIVE),
     maintenanceIntervalMs: parseInterval(env.OVERCAST_MAINTENANCE_INTERVAL),
+    auth: env.OVERCAST_AUTH === 'strict' ? 'strict' : 'any',
+    credentials: parseCredentialList(env.OVERCAST_CREDENTIALS),
+    credentialsFile: env.OVERCAST_CREDENTIALS_FILE || undefined,
+    testCredentials: !/^(0|false|no|off)$/i.test(env.OVERCAST_TEST_CREDENTIALS ?? ''),
+    allowedHosts: parseList(env.OVERCAST_ALLOWED_HOSTS),
+    bodyTimeoutMs: parseDuration(env.OVERCAST_BODY_TIMEOUT ?? '') ?? DEFAULT_BODY_TIMEOUT_MS,
   };
 }

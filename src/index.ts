@@ -85,6 +85,13 @@ export async function startOvercast(options: StartOvercastOptions = {}): Promise
     icebergS3Config: !(options.iceberg?.exact ?? false),
     icebergPermissive: options.iceberg?.permissive ?? false,
     maintenanceIntervalMs: maintenanceIntervalOf(options.maintenanceInterval),
+    auth: options.auth ?? 'any',
+    credentials: [
+      ...(options.credentials
+        ? [{ ...options.credentials, accountId: accountFromAccessKey(options.credentials.accessKeyId) }]
+        : []),
+      ...(options.extraCredentials ?? []),
+    ],
   };
   // Warm-up failures are not fatal: whatever failed to load is loaded (and reported) on first use.
   // It runs after the server's start-up, not beside it, for the dynamic imports' sake (loadEngine).

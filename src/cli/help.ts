@@ -29,6 +29,20 @@ Options:
   --maintenance-interval DURATION|off
                       how often table maintenance runs (env OVERCAST_MAINTENANCE_INTERVAL;
                       default 5m with a data directory, off in memory)
+  --auth any|strict   strict: verify every SigV4 signature and evaluate resource policies
+                                                  (env OVERCAST_AUTH, default any)
+  --credentials-file FILE
+                      strict mode's access keys: JSON [{accessKeyId, secretAccessKey,
+                      accountId, arn?}] (env OVERCAST_CREDENTIALS_FILE; also
+                      OVERCAST_CREDENTIALS=AKID:SECRET:ACCOUNT,...)
+  --no-test-credentials
+                      strict mode refuses test/test (env OVERCAST_TEST_CREDENTIALS=off)
+  --allowed-hosts LIST
+                      Host names answered besides localhost, *.localhost and loopback
+                      addresses; .example.com matches subdomains (env OVERCAST_ALLOWED_HOSTS)
+  --body-timeout DURATION
+                      refuse a request body that stalls this long (env OVERCAST_BODY_TIMEOUT,
+                      default 20s)
   -h, --help          show this help
 
 Stop it with Ctrl-C. Wipe its state with \`overcast reset\` (while it runs) or by deleting the

@@ -17,7 +17,7 @@ export async function reset(argv: string[]): Promise<void> {
   }
   const endpoint = endpointOf();
   try {
-    const res = await fetch(`${endpoint}/_overcast/reset`, { method: 'POST' });
+    const res = await fetch(`${endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     if (!res.ok) throw new Error(`${endpoint} answered ${res.status} ${res.statusText}: is it Overcast?`);
     process.stdout.write(`Overcast at ${endpoint} reset: all state wiped.\n`);
   } catch (err) {

@@ -10,7 +10,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { configFromEnv, DEFAULT_HOST, DEFAULT_PORT, parseInterval, type OvercastConfig } from '../config.js';
+import { configFromEnv, DEFAULT_HOST, DEFAULT_PORT, parseDuration, parseInterval, parseList, type OvercastConfig } from '../config.js';
 import { createLogger, isLogFormat, isLogLevel } from '../log.js';
 import { startServer } from '../server/server.js';
 import { VERSION } from '../version.js';
@@ -29,6 +29,11 @@ const OPTIONS = {
   'iceberg-exact': { type: 'boolean' },
   'iceberg-permissive': { type: 'boolean' },
   'maintenance-interval': { type: 'string' },
+  auth: { type: 'string' },
+  'credentials-file': { type: 'string' },
+  'no-test-credentials': { type: 'boolean' },
+  'allowed-hosts': { type: 'string' },
+  'body-timeout': { type: 'string' },
 } as const;
 
 export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): OvercastConfig {
@@ -62,6 +67,20 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     const ms = parseInterval(values['maintenance-interval']);
     if (ms === undefined) throw new Error(`invalid --maintenance-interval '${values['maintenance-interval']}': a duration such as 10m, or off`);
     config.maintenanceIntervalMs = ms;
+  }
+  const auth = values.auth ?? env.OVERCAST_AUTH;
+  if (auth !== undefined) {
+    if (auth !== 'any' && auth !== 'strict') throw new Error(`invalid ${values.auth !== undefined ? '--auth' : 'OVERCAST_AUTH'} '${auth}': any or strict`);
+    config.auth = auth;
+  }
+  if (values['credentials-file']) config.credentialsFile = values['credentials-file'];
+  if (values['no-test-credentials']) config.testCredentials = false;
+  if (values['allowed-hosts'] !== undefined) config.allowedHosts = parseList(values['allowed-hosts']);
+  const bodyTimeout = values['body-timeout'] ?? env.OVERCAST_BODY_TIMEOUT;
+  if (bodyTimeout !== undefined) {
+    const ms = parseDuration(bodyTimeout);
+    if (ms === undefined || ms <= 0) throw new Error(`invalid --body-timeout '${bodyTimeout}': a duration such as 20s`);
+    config.bodyTimeoutMs = ms;
   }
   return config;
 }

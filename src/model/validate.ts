@@ -107,7 +107,9 @@ function check(model: ServiceModel, shape: Shape, value: unknown, path: string, 
       const valueShape = shapeOf(model, shape.value!.shape);
       for (const [k, v] of entries) {
         check(model, keyShape, k, `${path}.key`, out);
-        check(model, valueShape, v, `${path}.${k}.member`, out);
+        // A map's values are not sparse in these models: a null value is refused, never dropped.
+        if (v === null || v === undefined) out.push(`Value null at '${path}.${k}.member' failed to satisfy constraint: Member must not be null`);
+        else check(model, valueShape, v, `${path}.${k}.member`, out);
       }
       return;
     }

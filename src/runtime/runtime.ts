@@ -77,6 +77,27 @@ export interface Ctx {
   readonly partition: string;
   readonly requestId: string;
   readonly accessKeyId: string;
+  /** Who sent the request, as strict mode verified it (absent in the default mode and for Overcast's own calls). */
+  readonly caller?: Caller;
+}
+
+/** A request's verified principal and the facts about it policies can test (strict mode). */
+export interface Caller {
+  /** The principal as policies name it: the IAM user, or the role of an assumed-role session; `*` when anonymous. */
+  readonly principalArn: string;
+  /** The identity the request acts as (an assumed-role session ARN for role credentials). */
+  readonly arn: string;
+  readonly account: string;
+  readonly userId: string;
+  /** `REST-HEADER` (Authorization header), `REST-QUERY-STRING` (presigned URL) or `anonymous`. */
+  readonly authType: 'REST-HEADER' | 'REST-QUERY-STRING' | 'anonymous';
+  /** Milliseconds since the signature's X-Amz-Date. */
+  readonly signatureAgeMs?: number;
+  readonly sourceIp?: string;
+  /** Whether the request came over TLS (never, for Overcast's plain-HTTP port). */
+  readonly secureTransport: boolean;
+  /** The `x-amz-content-sha256` the request declared. */
+  readonly contentSha256?: string;
 }
 
 export function partitionOf(region: string): string {

@@ -3,15 +3,18 @@
  * hook, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
  * (health, reset, metrics, the clock and table maintenance, custom resource responses and Lambda
  * code downloads, the dashboard under `/_overcast/ui`, to which a browser's `GET /` is redirected),
- * and everything else handed to the
- * dispatcher as a framework-neutral WireRequest. Errors outside the codecs (a malformed URL, a
- * header section too large, an uncaught failure) are answered in the shape of the service the
+ * and everything else handed to the dispatcher as a framework-neutral WireRequest. First the
+ * defences of guard.ts (the Host allow-list; no cross-site calls of Overcast's own endpoints, the
+ * dashboard included) and the watch on a stalling body. Errors outside the codecs (a malformed URL,
+ * a header section too large, an uncaught failure) are answered in the shape of the service the
  * request names (early-errors.ts).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { Dispatcher } from './dispatch.js';
+import { answerAndClose, watchBody } from './body-timeout.js';
+import { Dispatcher, type RequestAuthenticator } from './dispatch.js';
 import { answerClientError, earlyError } from './early-errors.js';
+import { adminRefusal, hostAllowed, hostCheckApplies } from './guard.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js';
 import { scopeFromAuthorization } from '../wire/sigv4.js';
@@ -22,6 +25,8 @@ import { closeStreams } from '../dashboard/open-streams.js';
 export interface AppHooks {
   /** POST /_overcast/reset */
   reset: () => Promise<void>;
+  /** Strict mode's verifier (none: any credentials work). */
+  authenticator?: RequestAuthenticator;
 }
 
 function toWireRequest(request: FastifyRequest): WireRequest {
@@ -36,10 +41,29 @@ function toWireRequest(request: FastifyRequest): WireRequest {
     query: parseQuery(rawQuery),
     headers: request.raw.headers,
     body: request.raw,
+    rawHeaders: request.raw.rawHeaders,
+    sourceIp: request.raw.socket.remoteAddress,
   };
 }
 
+/** The signing name a request's credential scope names (S3 when none). */
+function signingNameOf(request: FastifyRequest): string {
+  const scope = scopeFromAuthorization(request.headers.authorization);
+  if (scope) return scope.service;
+  const url = request.raw.url ?? '';
+  const m = /[?&]X-Amz-Credential=[^/&]+(?:%2F|\/)\d{8}(?:%2F|\/)[^/&%]+(?:%2F|\/)([a-z0-9-]+)(?:%2F|\/)aws4_request/i.exec(url);
+  return m?.[1] ?? 's3';
+}
+
+/** Whether a request announces a body (the only ones whose body can stall). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return length !== undefined ? length !== '0' : request.headers['transfer-encoding'] !== undefined;
+}
+
 function send(reply: FastifyReply, res: WireResponse): FastifyReply {
+  // A request cut off for a stalled body was answered already.
+  if (reply.raw.headersSent) return reply;
   reply.code(res.status);
   // Node re-encodes a Content-Disposition that comes after Content-Length (nodejs/node#46528): it
   // reads the value's Latin-1 bytes back as UTF-8 and throws unless that is Latin-1 again, so a
@@ -86,8 +110,11 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   const app = Fastify({
     logger: false,
     exposeHeadRoutes: false,
+    // A body is cut off when it stalls (watchBody), never for taking long: uploads may be large.
     requestTimeout: 0,
     keepAliveTimeout: 65_000,
+    // Headers must arrive within the body timeout too; Node checks every few seconds.
+    http: { headersTimeout: rt.config.bodyTimeoutMs, connectionsCheckingInterval: Math.min(5_000, Math.max(250, rt.config.bodyTimeoutMs / 4)) },
     return503OnClosing: false,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 65_535 },
     frameworkErrors: (_error, req, reply) => {
@@ -104,12 +131,34 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
-  const dispatcher = new Dispatcher(rt);
+  const dispatcher = new Dispatcher(rt, hooks.authenticator);
+  const checkHost = hostCheckApplies(rt.config);
+  const json = (reply: FastifyReply, status: number, body: unknown) =>
+    reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
   // Time spent answering AWS requests, so benchmarks can set the server's share against a client's.
   const metrics = { requests: 0, requestMs: 0 };
 
   const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const url = request.raw.url ?? '/';
+    if (checkHost && !hostAllowed(request.headers.host, rt.config.allowedHosts)) {
+      // Drain what the client still sends so the answer is read, then refuse in the protocol's shape.
+      request.raw.resume();
+      return send(reply, await earlyError(signingNameOf(request), 'host', url));
+    }
+    if (hasBody(request)) {
+      const stop = watchBody(request.raw, reply.raw, rt.config.bodyTimeoutMs, () => {
+        reply.hijack();
+        void earlyError(signingNameOf(request), 'timeout', url).then((res) => answerAndClose(reply.raw, res.status, res.headers, res.body as string | undefined));
+      });
+      reply.raw.once('close', stop);
+    }
+    if (url.startsWith('/_overcast/')) {
+      const refusal = adminRefusal(request.method, request.headers);
+      if (refusal && (!url.startsWith('/_overcast/iceberg/') || refusal.status === 403)) {
+        request.raw.resume();
+        return json(reply, refusal.status, { code: refusal.code, message: refusal.message });
+      }
+    }
     if (url.startsWith('/_overcast/iceberg/')) {
       // The Iceberg catalog for engines configured without SigV4: the same service, unsigned.
       const wire = toWireRequest(request);
@@ -123,15 +172,15 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
     if (url.startsWith('/_overcast/')) {
       const path = url.split('?')[0];
       if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
-        return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(health(rt)));
+        return json(reply, 200, health(rt));
       }
       if (path === '/_overcast/reset' && request.method === 'POST') {
         await hooks.reset();
-        return reply.code(200).header('content-type', 'application/json').send('{"reset":true}');
+        return json(reply, 200, { reset: true });
       }
       if (path === '/_overcast/metrics' && request.method === 'GET') {
         const body = { ...metrics, backgroundMs: rt.background.busyMs };
-        return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(body));
+        return json(reply, 200, body);
       }
       if (path?.startsWith('/_overcast/cfn-response/') || path?.startsWith('/_overcast/lambda/')) {
         // Lambda's callbacks: custom resource responses (ResponseURL) and code downloads (Code.Location).
@@ -142,9 +191,9 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
       if (path === '/_overcast/clock' || path?.startsWith('/_overcast/maintenance/')) {
         const { handleAdmin } = await import('../services/s3tables/maintenance/admin.js');
         const res = await handleAdmin(rt, request.method, path, await readSmallBody(request));
-        if (res) return reply.code(res.status).header('content-type', 'application/json').send(JSON.stringify(res.body));
+        if (res) return json(reply, res.status, res.body);
       }
-      return reply.code(404).header('content-type', 'application/json').send('{"message":"not found"}');
+      return json(reply, 404, { message: 'not found' });
     }
     if (url === '/' && request.method === 'GET' && fromBrowser(request)) {
       return reply.code(302).header('location', '/_overcast/ui/').send();

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError, isAwsError, operationNotImplemented, serviceNotEmulated } from '../wire/errors.js';
 import type { WireRequest, WireResponse } from '../wire/http.js';
+import { escapeXml } from '../wire/xml.js';
 import {
   accessKeyFromV2,
   accountFromAccessKey,
@@ -16,9 +17,11 @@ import {
   scopeFromAuthorization,
   scopeFromCredentialParam,
 } from '../wire/sigv4.js';
-import { SERVICES, serviceForRequest, type ServiceDefinition } from '../services/registry.js';
+import { ICEBERG_CATALOG, SERVICES, serviceForRequest, type ServiceDefinition } from '../services/registry.js';
 import { NOT_IMPLEMENTED, type ServiceRoutes } from '../services/service-routes.js';
-import { partitionOf, type Ctx, type Runtime } from '../runtime/runtime.js';
+import { partitionOf, type Caller, type Ctx, type Runtime } from '../runtime/runtime.js';
+import { authError, type AuthProtocol } from '../auth/errors.js';
+import { serviceModel, type ServiceId } from '../model/service-model.js';
 
 export interface Identity {
   service: string;
@@ -57,7 +60,7 @@ function unroutable(err: AwsError, requestId: string, req: WireRequest): WireRes
       status: err.status,
       headers: { 'x-amzn-requestid': requestId, 'content-type': 'text/xml' },
       body:
-        `<ErrorResponse><Error><Type>Sender</Type><Code>${err.code}</Code><Message>${err.message}</Message>` +
+        `<ErrorResponse><Error><Type>Sender</Type><Code>${escapeXml(err.code)}</Code><Message>${escapeXml(err.message)}</Message>` +
         `</Error><RequestId>${requestId}</RequestId></ErrorResponse>`,
     };
   }
@@ -68,10 +71,25 @@ function unroutable(err: AwsError, requestId: string, req: WireRequest): WireRes
   };
 }
 
+/** Strict mode's verifier as the dispatcher uses it (src/auth/authenticate.ts, loaded only in strict mode). */
+export interface RequestAuthenticator {
+  authenticate(req: WireRequest, protocol: AuthProtocol, anonymous: boolean): Promise<{ caller: Caller; req: WireRequest }>;
+}
+
+/** The protocol whose errors a service's clients read (the Iceberg catalog answers in its own shape, its codes rest-json's). */
+function protocolOf(service: ServiceDefinition<string>): AuthProtocol {
+  if (service === ICEBERG_CATALOG) return 'rest-json';
+  return serviceModel(service.id as ServiceId).metadata.protocol as AuthProtocol;
+}
+
 export class Dispatcher {
   private readonly loaded = new Map<string, ServiceRoutes>();
 
-  constructor(private readonly rt: Runtime) {}
+  /** `auth`: strict mode's verifier; without it any credentials work (the default). */
+  constructor(
+    private readonly rt: Runtime,
+    private readonly auth?: RequestAuthenticator,
+  ) {}
 
   private async routesOf(service: ServiceDefinition<string>): Promise<ServiceRoutes> {
     let routes = this.loaded.get(service.id);
@@ -86,7 +104,8 @@ export class Dispatcher {
    * Answers one request; `direct` names the service for requests that reach it other than by their
    * signature (the unsigned Iceberg catalog under `/_overcast/iceberg`).
    */
-  async handle(req: WireRequest, direct?: ServiceDefinition<string>): Promise<WireResponse> {
+  async handle(request: WireRequest, direct?: ServiceDefinition<string>): Promise<WireResponse> {
+    let req = request;
     const started = performance.now();
     const requestId = randomUUID();
     const who = direct ? { service: direct.signingName, accessKeyId: '', account: accountFromAccessKey(undefined), region: DEFAULT_REGION } : identify(req);
@@ -97,7 +116,7 @@ export class Dispatcher {
       return unroutable(err, requestId, req);
     }
     const routes = await this.routesOf(service);
-    const ctx: Ctx = {
+    let ctx: Ctx = {
       rt: this.rt,
       account: who.account,
       region: who.region,
@@ -107,10 +126,19 @@ export class Dispatcher {
     };
     let operation = '';
     try {
+      if (this.auth) {
+        // Strict mode: the raw request is verified before any codec reads it; the unsigned catalog does not exist.
+        const protocol = protocolOf(service);
+        if (direct) throw authError(protocol, 'missing-auth');
+        const verified = await this.auth.authenticate(req, protocol, service.id === 's3' || service.id === 'sts');
+        req = verified.req;
+        ctx = { ...ctx, account: verified.caller.account || ctx.account, caller: verified.caller };
+      }
       const parsed = await routes.codec.parse(req);
       operation = parsed.operation;
       const handler = routes.handlers[operation];
       if (!handler || handler === NOT_IMPLEMENTED) throw operationNotImplemented(service.id, operation);
+      if (ctx.caller && routes.authorize) ctx = routes.authorize(ctx, operation, parsed.input, req) ?? ctx;
       // The codec built the input from the same model the handler's table is typed against.
       const output = await (handler as (ctx: Ctx, input: unknown) => unknown)(ctx, parsed.input);
       const res = routes.codec.serialize(operation, output, requestId);

@@ -1,7 +1,8 @@
 /**
  * Errors answered before (or around) a service's codec — a request line with malformed
  * percent-encoding, a header section larger than Node accepts, a message Node cannot parse, a
- * client too slow to send its headers, a failure the dispatcher did not catch — chosen per
+ * client too slow to send its headers or its body, a Host the server does not answer (DNS rebinding),
+ * a failure the dispatcher did not catch — chosen per
  * protocol and rendered by the codec of the service the credential scope names (unsigned: S3), so
  * every client still reads a code. For a message Node's parser gave up on, the answer is written
  * to the socket directly and closes it (`Connection: close`: a keep-alive client must not reuse it).
@@ -14,7 +15,7 @@ import { ICEBERG_CATALOG, serviceForRequest, serviceForSigningName } from '../se
 import { AwsError } from '../wire/errors.js';
 import type { WireResponse } from '../wire/http.js';
 
-type Failure = 'uri' | 'header-overflow' | 'timeout' | 'malformed' | 'internal';
+type Failure = 'uri' | 'header-overflow' | 'timeout' | 'malformed' | 'internal' | 'host';
 
 /**
  * Per protocol, the code for each failure. S3's are its documented codes (InvalidURI,
@@ -28,6 +29,7 @@ const CODES: Record<string, Record<Failure, string>> = {
     timeout: 'RequestTimeout',
     malformed: 'InvalidRequest',
     internal: 'InternalError',
+    host: 'AccessDenied',
   },
   'rest-json': {
     uri: 'BadRequestException',
@@ -35,6 +37,7 @@ const CODES: Record<string, Record<Failure, string>> = {
     timeout: 'BadRequestException',
     malformed: 'BadRequestException',
     internal: 'InternalServerErrorException',
+    host: 'AccessDeniedException',
   },
   json: {
     uri: 'SerializationException',
@@ -42,6 +45,7 @@ const CODES: Record<string, Record<Failure, string>> = {
     timeout: 'ValidationException',
     malformed: 'SerializationException',
     internal: 'InternalServerError',
+    host: 'AccessDeniedException',
   },
   query: {
     uri: 'MalformedQueryString',
@@ -49,33 +53,44 @@ const CODES: Record<string, Record<Failure, string>> = {
     timeout: 'ValidationError',
     malformed: 'MalformedQueryString',
     internal: 'InternalFailure',
+    host: 'AccessDenied',
   },
 };
 
 const MESSAGES: Record<Failure, string> = {
   uri: "Couldn't parse the specified URI.",
   'header-overflow': 'Your request header section exceeds the maximum allowed size.',
-  timeout: 'Your socket connection to the server was not read from or written to within the timeout period.',
+  timeout: 'Your socket connection to the server was not read from or written to within the timeout period. Idle connections will be closed.',
   malformed: 'The HTTP request could not be parsed.',
   internal: 'We encountered an internal error. Please try again.',
+  host:
+    'Blocked request: this Host is not allowed (DNS rebinding defence). Overcast answers localhost, *.localhost, ' +
+    'loopback addresses and the names given with --allowed-hosts (OVERCAST_ALLOWED_HOSTS).',
 };
+
+const STATUS: Partial<Record<Failure, number>> = { internal: 500, host: 403 };
 
 /**
  * The error for `failure` rendered by the codec of `service` (S3 when Overcast does not emulate
- * it): 500 for `internal`, else 400; `uri` goes into S3's `<URI>`.
+ * it): 500 for `internal`, 403 for a refused `host`, else 400; `uri` goes into S3's `<URI>`.
  */
 export async function earlyError(service: string, failure: Failure, uri?: string): Promise<WireResponse> {
   // The Iceberg catalog (signed for s3tables under /iceberg/, or /_overcast/iceberg/) answers in Iceberg's error shape.
   const path = uri?.split('?')[0] ?? '';
   const catalog = path.startsWith('/_overcast/iceberg/') ? ICEBERG_CATALOG : serviceForRequest(service, path);
   if (catalog === ICEBERG_CATALOG) {
-    const err = failure === 'internal' ? new AwsError('InternalServerError', MESSAGES.internal, 500) : new AwsError('BadRequestException', MESSAGES[failure], 400);
+    const err =
+      failure === 'internal'
+        ? new AwsError('InternalServerError', MESSAGES.internal, 500)
+        : failure === 'host'
+          ? new AwsError('ForbiddenException', MESSAGES.host, 403)
+          : new AwsError('BadRequestException', MESSAGES[failure], 400);
     return (await catalog.load()).codec.error(err, randomUUID());
   }
   const def = serviceForSigningName(service) ?? serviceForSigningName('s3')!;
   const protocol = serviceModel(def.id).metadata.protocol;
   const fields = protocol === 'rest-xml' && failure === 'uri' && uri !== undefined ? { URI: uri } : {};
-  const err = new AwsError(CODES[protocol]![failure], MESSAGES[failure], failure === 'internal' ? 500 : 400, { fields });
+  const err = new AwsError(CODES[protocol]![failure], MESSAGES[failure], STATUS[failure] ?? 400, { fields });
   return (await def.load()).codec.error(err, randomUUID());
 }
 

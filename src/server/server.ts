@@ -84,7 +84,9 @@ export async function startServer(config: OvercastConfig, log?: Logger): Promise
   const rt = createRuntime(config, log);
   let app: FastifyInstance;
   try {
-    app = buildApp(rt, { reset: () => resetRuntime(rt) });
+    // Strict mode's verifier (and its credentials file) is loaded only when asked for.
+    const authenticator = config.auth === 'strict' ? new (await import('../auth/authenticate.js')).Authenticator(rt) : undefined;
+    app = buildApp(rt, { reset: () => resetRuntime(rt), authenticator });
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     rt.blobs.close();

@@ -7,6 +7,7 @@
  * `notImplemented(…)`, and answers 501 NotImplemented in the protocol's shape.
  */
 import type { Codec } from '../wire/codec.js';
+import type { WireRequest } from '../wire/http.js';
 import type { Ctx } from '../runtime/runtime.js';
 
 /** One operation's input and output, as the generated tables give them. */
@@ -43,7 +44,15 @@ export interface ServiceRoutes {
   handlers: Readonly<Record<string, Handler | typeof NOT_IMPLEMENTED>>;
   /** Code of the protocol's internal error (S3: InternalError, CloudFormation: InternalFailure…). */
   internalErrorCode: string;
+  /**
+   * Strict mode only, after the codec and before the handler: throws the service's AwsError for
+   * what `ctx.caller` may not do (its resource policies), or answers the context the handler runs
+   * in (another account's, for a cross-account request a policy allowed).
+   */
+  authorize?: Authorize;
 }
+
+export type Authorize = (ctx: Ctx, operation: string, input: Record<string, unknown>, req: WireRequest) => Ctx | void;
 
 /** The operations a routes table serves (those not marked not implemented). */
 export function servedOperations(routes: ServiceRoutes): string[] {

@@ -237,6 +237,17 @@ export class S3TablesRepo {
     return this.store.stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE id = ?`).get(id) as TableRow | undefined;
   }
 
+  /**
+   * The table whose warehouse is the S3 bucket `bucket`: a warehouse name starts with the first 19
+   * characters of its table's id, so this is a short range of the id index.
+   */
+  getTableByWarehouse(bucket: string): TableRow | undefined {
+    const head = bucket.slice(0, 19);
+    return this.store
+      .stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE id >= ? AND id < ? AND warehouse = ?`)
+      .get(head, prefixEnd(head), `s3://${bucket}`) as TableRow | undefined;
+  }
+
   /** Tables of every account in id order after `afterId` (maintenance walks them page by page). */
   tablesAfter(afterId: string, limit: number): TableRow[] {
     return this.store

@@ -13,6 +13,12 @@ export interface SessionRow {
   kind: string;
   issued_at: number;
   expires_at: number;
+  /** The secret of the issued key pair (null for sessions issued before it was kept). */
+  secret_access_key: string | null;
+  /** Hex SHA-256 of the session token. */
+  session_token_sha256: string | null;
+  /** The principal policies name: the role of an assumed-role session, else `arn`. */
+  principal_arn: string | null;
 }
 
 export class StsRepo {
@@ -26,10 +32,14 @@ export class StsRepo {
   insert(row: SessionRow): boolean {
     const res = this.store
       .stmt(
-        `INSERT OR IGNORE INTO sts_sessions (access_key_id, account, arn, user_id, kind, issued_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR IGNORE INTO sts_sessions (access_key_id, account, arn, user_id, kind, issued_at, expires_at,
+           secret_access_key, session_token_sha256, principal_arn)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(row.access_key_id, row.account, row.arn, row.user_id, row.kind, row.issued_at, row.expires_at);
+      .run(
+        row.access_key_id, row.account, row.arn, row.user_id, row.kind, row.issued_at, row.expires_at,
+        row.secret_access_key, row.session_token_sha256, row.principal_arn,
+      );
     return res.changes > 0;
   }
 

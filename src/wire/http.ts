@@ -17,6 +17,25 @@ export interface WireRequest {
   query: [string, string][];
   headers: IncomingHttpHeaders;
   body: Readable;
+  /** The headers as received, names and values alternating (Node's rawHeaders): SigV4 signs repeats joined. */
+  rawHeaders?: string[];
+  /** The client's address (policies' aws:SourceIp). */
+  sourceIp?: string;
+  /** Strict mode: checks an aws-chunked body's chunk and trailer signatures as the codec decodes it. */
+  chunkSignatures?: ChunkSignatures;
+}
+
+/**
+ * The chain of signatures of a `STREAMING-AWS4-HMAC-SHA256-PAYLOAD[-TRAILER]` body, fed by the
+ * aws-chunked decoder: each chunk's declared signature, its bytes, its end (where the signature is
+ * checked), and the trailer. Each call throws the protocol's AwsError when a signature is wrong.
+ */
+export interface ChunkSignatures {
+  begin(declared: string | undefined): void;
+  update(data: Buffer): void;
+  end(): void;
+  /** The trailing headers as received (names lower-cased, `x-amz-trailer-signature` included). */
+  trailer(lines: [string, string][]): void;
 }
 
 export interface WireResponse {
@@ -76,14 +95,22 @@ export function header(req: WireRequest, name: string): string | undefined {
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
 /**
+ * The refusal of a body over `limit` bytes: HTTP 413 with `code`, the protocol's own validation
+ * code (no AWS model or common error list has a code for it; `RequestEntityTooLarge` is none of theirs).
+ */
+export function bodyTooLarge(code: string, limit: number): AwsError {
+  return new AwsError(code, `The request body exceeds the maximum size of ${limit} bytes.`, 413);
+}
+
+/**
  * Reads a whole (non-streaming) body, refusing more than `limit` bytes with `tooLarge()` (default
- * 413 RequestEntityTooLarge). The stream is left open, not destroyed: the dispatcher drains the
+ * 413 ValidationException). The stream is left open, not destroyed: the dispatcher drains the
  * rest, so the client still reads the error instead of a reset connection.
  */
 export async function readBody(
   req: WireRequest,
   limit = DEFAULT_BODY_LIMIT,
-  tooLarge: () => AwsError = () => new AwsError('RequestEntityTooLarge', `Request body exceeds ${limit} bytes`, 413),
+  tooLarge: () => AwsError = () => bodyTooLarge('ValidationException', limit),
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -9,7 +9,7 @@ import type { MemberRef, ServiceModel, Shape } from '../model/service-model.js';
 import { shapeOf } from '../model/service-model.js';
 import type { Codec, ParsedRequest } from './codec.js';
 import { AwsError } from './errors.js';
-import { header, parseQuery, readBody, type WireRequest, type WireResponse } from './http.js';
+import { bodyTooLarge, DEFAULT_BODY_LIMIT, header, parseQuery, readBody, type WireRequest, type WireResponse } from './http.js';
 import { writeMembers } from './shape-xml.js';
 import { parseTimestamp } from './timestamps.js';
 import { escapeXml } from './xml.js';
@@ -126,7 +126,7 @@ export function queryCodec(model: () => ServiceModel, _options: QueryOptions = {
       let params = req.query;
       const contentType = header(req, 'content-type') ?? '';
       if (req.method === 'POST') {
-        const body = (await readBody(req)).toString('utf8');
+        const body = (await readBody(req, DEFAULT_BODY_LIMIT, () => bodyTooLarge('ValidationError', DEFAULT_BODY_LIMIT))).toString('utf8');
         if (body && (contentType === '' || contentType.includes('x-www-form-urlencoded') || !body.startsWith('{'))) {
           params = [...params, ...parseQuery(body)];
         }

@@ -8,7 +8,7 @@ import type { ServiceModel } from '../model/service-model.js';
 import { shapeOf, type Shape } from '../model/service-model.js';
 import type { Codec, ParsedRequest } from './codec.js';
 import { AwsError } from './errors.js';
-import { readBody, type WireRequest, type WireResponse } from './http.js';
+import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody, type WireRequest, type WireResponse } from './http.js';
 import { bindRequest, boundOutput } from './rest-binding.js';
 import { matchRoute } from './rest-routes.js';
 import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
@@ -48,7 +48,7 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       const input = bindRequest(m, inputShape, req, match.labels, options.invalidInputCode);
       const hasBodyMembers = Object.values(inputShape.members ?? {}).some((r) => !r.location);
       // Operations without body members (every GET) do not wait for a body; Node discards any.
-      const body = hasBodyMembers ? await readBody(req) : EMPTY;
+      const body = hasBodyMembers ? await readBody(req, DEFAULT_BODY_LIMIT, () => bodyTooLarge(options.invalidInputCode, DEFAULT_BODY_LIMIT)) : EMPTY;
       const raw = blobPayload(m, inputShape);
       if (raw) {
         if (body.length > 0) input[raw] = body;

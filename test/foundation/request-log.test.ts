@@ -75,7 +75,7 @@ describe('the request log', () => {
     const created = await s3tables.send(new CreateTableBucketCommand({ name: 'demo' }));
     const failedId = await missingBucket(s3tables);
     await fetch(`${server.endpoint}/_overcast/health`);
-    await fetch(`${server.endpoint}/_overcast/reset`, { method: 'POST' });
+    await fetch(`${server.endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     await cfn.send(new CreateStackCommand({ StackName: 'Logged', TemplateBody: TEMPLATE }));
     await cfn.send(new DescribeStacksCommand({ StackName: 'Logged' }));
     await server.until((o) => o.includes('CREATE_COMPLETE'));
@@ -100,7 +100,7 @@ describe('the request log', () => {
     const { s3tables } = clients(server.endpoint);
 
     const failedId = await missingBucket(s3tables);
-    await fetch(`${server.endpoint}/_overcast/reset`, { method: 'POST' });
+    await fetch(`${server.endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     await server.until((o) => o.includes('"reset"'));
     const out = await server.stop();
 

@@ -79,7 +79,7 @@ describe('the schedule', () => {
       expect((await status()).icebergSnapshotManagement!.lastRunTimestamp!.getTime()).toBe(first);
       expect((await reload(io, client, table)).metadata.snapshots).toHaveLength(3);
       // A day and more later it is due, and the old snapshots go.
-      const res = await fetch(`${s.endpoint}/_overcast/clock`, { method: 'POST', body: JSON.stringify({ advance: '6d' }) });
+      const res = await fetch(`${s.endpoint}/_overcast/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '6d' }) });
       expect(res.status).toBe(200);
       expect(await eventually(async () => (await reload(io, client, table)).metadata.snapshots.length === 1)).toBe(true);
       table = await reload(io, client, table);

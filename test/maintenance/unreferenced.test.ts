@@ -146,7 +146,7 @@ describe('unreferenced file removal', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(typeof res.json.message).toBe('string');
     }
-    const raw = await fetch(`${t.endpoint}/_overcast/clock`, { method: 'POST', body: '{not json' });
+    const raw = await fetch(`${t.endpoint}/_overcast/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
     expect(raw.status).toBe(400);
     expect((await admin(t, 'maintenance/run', { tableArn: 'nope' })).status).toBe(400);
     expect((await admin(t, 'maintenance/run', { tableArn: 7 })).status).toBe(400);

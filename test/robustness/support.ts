@@ -133,13 +133,13 @@ const COMMON: Record<Protocol, string[]> = {
   query: [
     'ValidationError', 'MissingParameter', 'InvalidParameterValue', 'InvalidParameterCombination',
     'MalformedQueryString', 'InvalidAction', 'MissingAction', 'InvalidQueryParameter', 'InternalFailure',
-    'NotImplemented', 'RequestEntityTooLarge', 'AccessDenied', 'IncompleteSignature', 'ThrottlingException',
+    'NotImplemented', 'AccessDenied', 'IncompleteSignature', 'ThrottlingException',
   ],
   json: [
     'ValidationException', 'SerializationException', 'UnknownOperationException', 'InternalServerError',
-    'NotImplemented', 'RequestEntityTooLarge', 'AccessDeniedException', 'ThrottlingException',
+    'NotImplemented', 'AccessDeniedException', 'ThrottlingException',
   ],
-  'rest-json': ['BadRequestException', 'NotFoundException', 'NotImplemented', 'RequestEntityTooLarge', 'ValidationException'],
+  'rest-json': ['BadRequestException', 'NotFoundException', 'NotImplemented', 'ValidationException'],
   'rest-xml': [
     'AccessDenied', 'BadDigest', 'BucketAlreadyExists', 'BucketAlreadyOwnedByYou', 'BucketNotEmpty',
     'EntityTooLarge', 'EntityTooSmall', 'IllegalLocationConstraintException', 'IncompleteBody', 'InvalidArgument',

@@ -44,7 +44,7 @@ describe('transport-level abuse', () => {
         if (Buffer.concat(got).includes('</Error>')) resolve(Buffer.concat(got).toString());
       });
     });
-    socket.write(`PUT /transport/huge HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('s3')}\r\ncontent-length: ${6 * 1024 ** 3}\r\n\r\nfirst bytes`);
+    socket.write(`PUT /transport/huge HTTP/1.1\r\nhost: localhost\r\nauthorization: ${authorization('s3')}\r\ncontent-length: ${6 * 1024 ** 3}\r\n\r\nfirst bytes`);
     const text = await answer;
     socket.destroy();
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
@@ -57,11 +57,11 @@ describe('transport-level abuse', () => {
     for (let i = 0; i < 40; i++) {
       const headers = await connect();
       headers.on('error', () => undefined);
-      headers.write('GET /_overcast/health HTTP/1.1\r\nhost: x\r\nx-slow: ');
+      headers.write('GET /_overcast/health HTTP/1.1\r\nhost: localhost\r\nx-slow: ');
       slow.push(headers);
       const body = await connect();
       body.on('error', () => undefined);
-      body.write(`PUT /transport/slow-${i} HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization('s3')}\r\ncontent-length: 1000000\r\n\r\n`);
+      body.write(`PUT /transport/slow-${i} HTTP/1.1\r\nhost: localhost\r\nauthorization: ${authorization('s3')}\r\ncontent-length: 1000000\r\n\r\n`);
       slow.push(body);
     }
     const drip = setInterval(() => {

@@ -173,7 +173,7 @@ describe('reset', () => {
       await c.send(new PutObjectCommand({ Bucket: 'reset-me', Key: 'k', Body: 'x' }));
       await c.send(new HeadBucketCommand({ Bucket: 'reset-me' }));
       await c.send(new HeadObjectCommand({ Bucket: 'reset-me', Key: 'k' }));
-      expect((await fetch(`${other.endpoint}/_overcast/reset`, { method: 'POST' })).status).toBe(200);
+      expect((await fetch(`${other.endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(200);
       expect((await failure(c.send(new HeadBucketCommand({ Bucket: 'reset-me' })))).status).toBe(404);
       expect((await failure(c.send(new HeadObjectCommand({ Bucket: 'reset-me', Key: 'k' })))).status).toBe(404);
       await c.send(new CreateBucketCommand({ Bucket: 'reset-me' }));

@@ -11,6 +11,7 @@ import type { Codec, ParsedRequest } from '../../wire/codec.js';
 import type { AwsError } from '../../wire/errors.js';
 import { decodeSegment, header, readBody, type WireRequest, type WireResponse } from '../../wire/http.js';
 import type { Handler, ServiceRoutes } from '../service-routes.js';
+import { authorizeCatalog } from './access.js';
 import { iceErrors } from './errors.js';
 import * as provider from './provider.js';
 import type { RestInput, RestResult } from './provider.js';
@@ -160,4 +161,4 @@ for (const route of ROUTES) {
   }
 }
 
-export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalServerError' };
+export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalServerError', authorize: authorizeCatalog };

@@ -2,8 +2,9 @@
  * Decoding of `aws-chunked` request bodies, streamed: `<hex-size>[;chunk-signature=…]\r\n<bytes>\r\n`
  * repeated, a zero-size chunk, then optional trailing headers (`x-amz-checksum-crc64nvme:<b64>`,
  * `x-amz-trailer-signature:…`) and a blank line. Covers STREAMING-AWS4-HMAC-SHA256-PAYLOAD(-TRAILER)
- * and STREAMING-UNSIGNED-PAYLOAD-TRAILER (pyarrow, the SDKs' streaming uploads); chunk signatures
- * are not verified. Data chunks are passed on as views of the received buffers (no copies), so a
+ * and STREAMING-UNSIGNED-PAYLOAD-TRAILER (pyarrow, the SDKs' streaming uploads); in strict mode
+ * each chunk's signature and the trailer's are handed to the request's ChunkSignatures, which
+ * checks the chain before the chunk's last bytes go on. Data chunks are passed on as views of the received buffers (no copies), so a
  * body of any size costs a few buffers of memory. The source is never destroyed on an error, so
  * the connection can still carry S3's error response.
  *
@@ -11,6 +12,7 @@
  */
 import type { Readable } from 'node:stream';
 import { AwsError } from '../../wire/errors.js';
+import type { ChunkSignatures } from '../../wire/http.js';
 import { s3Errors } from './errors.js';
 
 export interface ChunkedBody extends AsyncIterable<Buffer> {
@@ -31,8 +33,9 @@ export function isAwsChunked(contentSha256: string | undefined, contentEncoding:
   return contentEncoding !== undefined && contentEncoding.split(',').some((c) => c.trim() === 'aws-chunked');
 }
 
-export function decodeAwsChunked(source: Readable, expectedLength?: number): ChunkedBody {
+export function decodeAwsChunked(source: Readable, expectedLength?: number, signatures?: ChunkSignatures): ChunkedBody {
   const trailers: Record<string, string> = {};
+  const trailerLines: [string, string][] = [];
   async function* decode(): AsyncGenerator<Buffer> {
     const it = (source as Readable & { iterator(o: { destroyOnReturn: boolean }): AsyncIterableIterator<Buffer> }).iterator({
       destroyOnReturn: false,
@@ -76,6 +79,10 @@ export function decodeAwsChunked(source: Readable, expectedLength?: number): Chu
         const hex = header.split(';', 1)[0]!.trim();
         if (!/^[0-9a-fA-F]{1,16}$/.test(hex)) throw malformed(`bad chunk size ${JSON.stringify(hex.slice(0, 32))}`);
         remaining = parseInt(hex, 16);
+        if (signatures) {
+          signatures.begin(/;\s*chunk-signature=([^;\s]*)/.exec(header)?.[1]);
+          if (remaining === 0) signatures.end();
+        }
         state = remaining === 0 ? 'trailer' : 'data';
         continue;
       }
@@ -87,7 +94,11 @@ export function decodeAwsChunked(source: Readable, expectedLength?: number): Chu
         remaining -= take;
         total += take;
         if (expectedLength !== undefined && total > expectedLength) throw s3Errors.incompleteBody();
-        if (remaining === 0) state = 'data-crlf';
+        signatures?.update(out);
+        if (remaining === 0) {
+          signatures?.end();
+          state = 'data-crlf';
+        }
         yield out;
         continue;
       }
@@ -102,16 +113,17 @@ export function decodeAwsChunked(source: Readable, expectedLength?: number): Chu
       const header = await line();
       if (header === undefined) {
         if (buf.length > 0) {
-          addTrailer(trailers, buf.toString('latin1'));
+          addTrailer(trailers, trailerLines, buf.toString('latin1'));
           buf = Buffer.alloc(0);
         }
         state = 'done';
       } else if (header === '') {
         state = 'done';
       } else {
-        addTrailer(trailers, header);
+        addTrailer(trailers, trailerLines, header);
       }
     }
+    signatures?.trailer(trailerLines);
     if (expectedLength !== undefined && total !== expectedLength) throw s3Errors.incompleteBody();
     // Drain anything after the final CRLF so the connection stays in step.
     while (await pull()) buf = Buffer.alloc(0);
@@ -119,8 +131,11 @@ export function decodeAwsChunked(source: Readable, expectedLength?: number): Chu
   return { trailers, [Symbol.asyncIterator]: decode };
 }
 
-function addTrailer(trailers: Record<string, string>, line: string): void {
+function addTrailer(trailers: Record<string, string>, lines: [string, string][], line: string): void {
   const colon = line.indexOf(':');
   if (colon <= 0) throw malformed('bad trailer');
-  trailers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  const name = line.slice(0, colon).trim().toLowerCase();
+  const value = line.slice(colon + 1).trim();
+  trailers[name] = value;
+  lines.push([name, value]);
 }

@@ -18,6 +18,7 @@ import { XML_DECLARATION, escapeXml } from '../../wire/xml.js';
 import type { Ctx } from '../../runtime/runtime.js';
 import type { S3Operations } from '../../model/operations/s3.js';
 import { NOT_IMPLEMENTED, notImplemented, type Handler, type OperationHandlers, type ServiceRoutes } from '../service-routes.js';
+import { authorizeS3 } from './access.js';
 import { decodeAwsChunked, isAwsChunked } from './aws-chunked.js';
 import { checksumOf, isAlgorithm, parseContentMd5 } from './checksums.js';
 import { corsResponseHeaders, preflightCors } from './cors.js';
@@ -217,7 +218,7 @@ const codec: Codec = {
       if (isAwsChunked(header(req, 'x-amz-content-sha256'), header(req, 'content-encoding'))) {
         const length = decoded !== undefined ? Number(decoded) : undefined;
         if (length !== undefined && (!Number.isInteger(length) || length < 0)) throw s3Errors.missingContentLength();
-        input.Body = decodeAwsChunked(req.body, length);
+        input.Body = decodeAwsChunked(req.body, length, req.chunkSignatures);
         input.DecodedContentLength = length;
         input.ChecksumTrailer = header(req, 'x-amz-trailer');
       }
@@ -386,4 +387,9 @@ const handlers: ServiceRoutes['handlers'] = {
   PreflightCors: preflightCors,
 };
 
-export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalError' };
+export const routes: ServiceRoutes = {
+  codec,
+  handlers,
+  internalErrorCode: 'InternalError',
+  authorize: (ctx, operation, input, req) => authorizeS3(ctx, operation, input, req.method),
+};

@@ -12,7 +12,7 @@ import { DEFAULT_ENCRYPTION } from './defaults.js';
 import { bucketArnOf, repo, requireBucket, requireBucketRow, validate } from './lookup.js';
 import { checkEncryption, encryptionJson } from './settings-checks.js';
 import { s3tErrors } from './errors.js';
-import { checkPolicyDocument } from './policy.js';
+import { checkPolicyDocument, refusePublicPolicy } from './policy.js';
 
 export function putTableBucketEncryption(ctx: Ctx, input: S3T.PutTableBucketEncryptionRequest): void {
   validate('PutTableBucketEncryption', input);
@@ -128,6 +128,7 @@ export function deleteTableBucketMetricsConfiguration(
 export function putTableBucketPolicy(ctx: Ctx, input: S3T.PutTableBucketPolicyRequest): void {
   validate('PutTableBucketPolicy', input);
   checkPolicyDocument(input.resourcePolicy!);
+  refusePublicPolicy(ctx, input.resourcePolicy!);
   const b = requireBucket(ctx, input.tableBucketARN!);
   repo(ctx).setBucketColumn(b, 'policy', input.resourcePolicy!);
 }

@@ -2,10 +2,22 @@
  * Resource policy grammar for table bucket and table policies: the document must be a JSON object
  * in IAM policy grammar (a known Version, a non-empty Statement list of objects each with an
  * Effect of Allow or Deny, a principal, an action and a resource element). Overcast stores the
- * policy and returns it verbatim; it does not evaluate it. Texts follow S3's MalformedPolicy
- * messages ("Policies must be valid JSON and the first byte must be '{'", "Invalid effect: X").
+ * policy and returns it verbatim (strict mode evaluates it, access.ts). Texts follow S3's
+ * MalformedPolicy messages ("Policies must be valid JSON and the first byte must be '{'",
+ * "Invalid effect: X"). In strict mode a policy granting the public is refused, as AWS refuses it
+ * ("Public access policies are not supported", S3 User Guide, S3 Tables restrictions); the code is
+ * undocumented, so it is the service's AccessDeniedException.
  */
+import { isPublicPolicy } from '../../auth/policy.js';
+import type { Ctx } from '../../runtime/runtime.js';
+import { AwsError } from '../../wire/errors.js';
 import { s3tErrors } from './errors.js';
+
+/** In strict mode, refuses a (well-formed) policy that grants access to the public. */
+export function refusePublicPolicy(ctx: Ctx, text: string): void {
+  if (ctx.rt.config.auth !== 'strict' || !isPublicPolicy(text)) return;
+  throw new AwsError('AccessDeniedException', 'Public access policies are not supported for S3 Tables; name the principals the policy grants.', 403);
+}
 
 const VERSIONS = new Set(['2012-10-17', '2008-10-17']);
 const TOP_LEVEL = new Set(['Version', 'Id', 'Statement']);

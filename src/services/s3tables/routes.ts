@@ -10,6 +10,7 @@ import { safeDecode, type WireRequest } from '../../wire/http.js';
 import { restJsonCodec } from '../../wire/rest-json.js';
 import type { S3TablesOperations } from '../../model/operations/s3tables.js';
 import type { OperationHandlers, ServiceRoutes } from '../service-routes.js';
+import { authorizeS3Tables } from './access.js';
 import * as p from './provider.js';
 
 /**
@@ -106,4 +107,4 @@ const handlers = {
   UpdateTableMetadataLocation: p.updateTableMetadataLocation,
 } satisfies OperationHandlers<S3TablesOperations>;
 
-export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalServerErrorException' };
+export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalServerErrorException', authorize: authorizeS3Tables };

@@ -11,7 +11,7 @@ import type { TableRow } from '../../store/s3tables-repo.js';
 import { repo, requireTable, requireTableByArn, tableArnOf, validate } from './lookup.js';
 import { s3tErrors } from './errors.js';
 import { mergeMaintenance } from './bucket-config.js';
-import { checkPolicyDocument } from './policy.js';
+import { checkPolicyDocument, refusePublicPolicy } from './policy.js';
 import { maintenanceJobStatus } from './maintenance/job-status.js';
 
 export function getTableEncryption(ctx: Ctx, input: S3T.GetTableEncryptionRequest): S3T.GetTableEncryptionResponse {
@@ -66,6 +66,7 @@ export function getTableMaintenanceJobStatus(
 export function putTablePolicy(ctx: Ctx, input: S3T.PutTablePolicyRequest): void {
   validate('PutTablePolicy', input);
   checkPolicyDocument(input.resourcePolicy!);
+  refusePublicPolicy(ctx, input.resourcePolicy!);
   const t = requireTable(ctx, input);
   repo(ctx).setTableColumn(t.id, 'policy', input.resourcePolicy!);
 }

@@ -5,7 +5,8 @@
  * needs for its bootstrap roles. Issued access key ids carry the target account
  * (`temporaryAccessKeyId`), so requests signed with them act in that account everywhere; the
  * sessions are stored so GetCallerIdentity answers with the assumed-role ARN and refuses expired
- * ones. Signatures and session tokens are not verified (see the README).
+ * ones. Their secret and a hash of their token are kept too: strict mode verifies requests signed
+ * with them until they expire (src/auth/credentials.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type * as STS from '@aws-sdk/client-sts';
@@ -65,6 +66,8 @@ function sessionOf(ctx: Ctx): SessionRow | undefined {
 export function callerIdentity(ctx: Ctx): CallerIdentity {
   const session = sessionOf(ctx);
   if (session) return { Account: session.account, Arn: session.arn, UserId: session.user_id };
+  // Strict mode knows the key's principal (a credentials file may name one).
+  if (ctx.caller && ctx.caller.authType !== 'anonymous') return { Account: ctx.caller.account, Arn: ctx.caller.arn, UserId: ctx.caller.userId };
   return {
     Account: ctx.account,
     Arn: `arn:${ctx.partition}:iam::${ctx.account}:user/${DEFAULT_USER}`,
@@ -89,6 +92,8 @@ export function getAccessKeyInfo(ctx: Ctx, input: STS.GetAccessKeyInfoRequest): 
 interface Issue {
   account: string;
   arn: string;
+  /** The principal policies name (the role of an assumed-role session); default `arn`. */
+  principalArn?: string;
   userId: string;
   kind: string;
   durationSeconds: number;
@@ -102,6 +107,8 @@ function issue(ctx: Ctx, spec: Issue): STS.Credentials {
   r.deleteExpiredBefore(now - EXPIRED_GRACE_MS);
   for (let attempt = 0; attempt < 100; attempt++) {
     const accessKeyId = temporaryAccessKeyId(spec.account, randomBytes(4).toString('base64url'));
+    const secret = randomBytes(30).toString('base64').replace(/[+/]/g, 'x');
+    const token = `FwoGZXIvYXdzE${randomBytes(180).toString('base64')}`;
     const stored = r.insert({
       access_key_id: accessKeyId,
       account: spec.account,
@@ -110,12 +117,15 @@ function issue(ctx: Ctx, spec: Issue): STS.Credentials {
       kind: spec.kind,
       issued_at: now,
       expires_at: expiresAt,
+      secret_access_key: secret,
+      session_token_sha256: createHash('sha256').update(token).digest('hex'),
+      principal_arn: spec.principalArn ?? spec.arn,
     });
     if (!stored) continue;
     return {
       AccessKeyId: accessKeyId,
-      SecretAccessKey: randomBytes(30).toString('base64').replace(/[+/]/g, 'x'),
-      SessionToken: `FwoGZXIvYXdzE${randomBytes(180).toString('base64')}`,
+      SecretAccessKey: secret,
+      SessionToken: token,
       Expiration: new Date(Math.floor(expiresAt / 1000) * 1000),
     };
   }
@@ -149,7 +159,7 @@ function checkPolicy(policy: string | undefined): number | undefined {
 function assumedRole(ctx: Ctx, role: RoleRef, roleArn: string, sessionName: string, kind: string, duration: number) {
   const roleId = uniqueId('AROA', roleArn);
   const arn = `arn:${role.partition}:sts::${role.account}:assumed-role/${role.name}/${sessionName}`;
-  const credentials = issue(ctx, { account: role.account, arn, userId: `${roleId}:${sessionName}`, kind, durationSeconds: duration });
+  const credentials = issue(ctx, { account: role.account, arn, principalArn: roleArn, userId: `${roleId}:${sessionName}`, kind, durationSeconds: duration });
   return { credentials, user: { AssumedRoleId: `${roleId}:${sessionName}`, Arn: arn } };
 }
 

@@ -1,8 +1,9 @@
 /**
  * STS on the wire: the query codec and the table of actions served, each pointing at its provider
- * function.
+ * function; in strict mode only the web-identity and SAML actions may come unsigned.
  */
 import { serviceModel } from '../../model/service-model.js';
+import { AwsError } from '../../wire/errors.js';
 import { queryCodec } from '../../wire/query.js';
 import type { StsOperations } from '../../model/operations/sts.js';
 import { notImplemented, type OperationHandlers, type ServiceRoutes } from '../service-routes.js';
@@ -22,4 +23,16 @@ const handlers = {
   ),
 } satisfies OperationHandlers<StsOperations>;
 
-export const routes: ServiceRoutes = { codec, handlers, internalErrorCode: 'InternalFailure' };
+/** AWS serves these two unsigned (the token is the credential); in strict mode every other action needs a signature. */
+const UNSIGNED_ACTIONS = new Set(['AssumeRoleWithWebIdentity', 'AssumeRoleWithSAML']);
+
+export const routes: ServiceRoutes = {
+  codec,
+  handlers,
+  internalErrorCode: 'InternalFailure',
+  authorize: (ctx, operation) => {
+    if (ctx.caller?.authType === 'anonymous' && !UNSIGNED_ACTIONS.has(operation)) {
+      throw new AwsError('MissingAuthenticationToken', 'Request is missing Authentication Token', 403);
+    }
+  },
+};

@@ -62,6 +62,7 @@ export function unsupportedFunction(name: string, languageExtensions = false): A
   return formatError(`Encountered unsupported function: ${name} Supported functions are: [${list}]`);
 }
 
+const EQUALS_MESSAGE = 'every Fn::Equals object requires a list of 2 string parameters.';
 const JOIN_MESSAGE =
   'every Fn::Join object requires two parameters, (1) a string delimiter and (2) a list of strings to be joined or a function that returns a list of strings (such as Fn::GetAZs) to be joined.';
 const SPLIT_MESSAGE =
@@ -247,8 +248,13 @@ export const INTRINSICS: Record<string, Intrinsic> = {
   },
   'Fn::Equals': {
     resolve(arg, r) {
-      if (!Array.isArray(arg) || arg.length !== 2) throw templateError('Fn::Equals requires a list argument with two elements');
-      return looseEquals(r.value(arg[0]), r.value(arg[1]));
+      // Outside Rules (whose functions compare lists) AWS compares two strings; a list, such as a
+      // Ref to a CommaDelimitedList, is refused with this text (aws-cloudformation/cfn-lint#1639).
+      if (!Array.isArray(arg) || arg.length !== 2) throw templateError(EQUALS_MESSAGE);
+      const [a, b] = [r.value(arg[0]), r.value(arg[1])];
+      const structured = (v: unknown) => Array.isArray(v) || isObject(v);
+      if (r.ctx.section !== 'Rules' && (structured(a) || structured(b))) throw templateError(EQUALS_MESSAGE);
+      return looseEquals(a, b);
     },
   },
   'Fn::And': andOr('Fn::And'),

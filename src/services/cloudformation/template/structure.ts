@@ -22,6 +22,7 @@ import {
 import { dependencyEdges, dependsOnList, topologicalOrder } from './dependencies.js';
 import { INTRINSICS, transformNotSupported, unsupportedFunction } from './intrinsics.js';
 import { declaredTransforms, LANGUAGE_EXTENSIONS } from './language-extensions.js';
+import { checkTemplateLimits } from './limits.js';
 import { validateParameterDeclarations } from './parameters.js';
 import { validateRules } from './rules.js';
 import { parseSub, subArgs, SUB_SHAPE_MESSAGE } from './sub.js';
@@ -82,7 +83,7 @@ export function validateTopLevel(doc: TemplateDoc): void {
   }
   if (doc.Description !== undefined) {
     if (typeof doc.Description !== 'string') throw formatError('Every Description member must be a string.');
-    if (Buffer.byteLength(doc.Description) > 1024) throw formatError('Description must be no longer than 1024 bytes');
+    if (Buffer.byteLength(doc.Description) > 1024) throw formatError("'Description' length is greater than 1024.");
   }
   const nullAt = firstNull(doc, '');
   if (nullAt) throw nullValue(nullAt);
@@ -247,6 +248,7 @@ export function checkResourceTypes(doc: TemplateDoc, types: Iterable<string>): v
  * whether AWS::LanguageExtensions was declared (it widens what functions may appear where).
  */
 export function validateStructure(doc: TemplateDoc, le: boolean): void {
+  checkTemplateLimits(doc);
   const resources = doc.Resources;
   if (!isObject(resources) || Object.keys(resources).length === 0) {
     throw formatError('At least one Resources member must be defined.');

@@ -1,0 +1,42 @@
+/**
+ * What every service's strict-mode authorization does once it knows an operation's actions, its
+ * resource, the resource's owner and policies: evaluate each action for the verified caller with
+ * the global condition keys added to the service's, and refuse the first one denied with the
+ * service's error and AWS's message. Overcast's own calls (the CloudFormation engine, background
+ * work) carry no caller and are not evaluated.
+ */
+import type { Caller, Ctx } from '../runtime/runtime.js';
+import type { AwsError } from '../wire/errors.js';
+import { denialMessage, evaluate, globalKeys, type ContextKeys, type PolicyRequest } from './policy.js';
+
+export interface AccessCheck {
+  actions: readonly string[];
+  resource: string;
+  resourceAccount: string;
+  policies: readonly (string | object | undefined)[];
+  /** The service's condition keys (lower-cased names). */
+  keys?: ContextKeys;
+}
+
+/** The global keys of a caller (aws:PrincipalArn, aws:SourceIp, aws:SecureTransport, …). */
+export function callerKeys(caller: Caller): ContextKeys {
+  return globalKeys(caller);
+}
+
+/** Throws `deny(message)` unless `ctx.caller` may perform every action of `check`; no caller, no check. */
+export function authorize(ctx: Ctx, check: AccessCheck, deny: (message: string) => AwsError): void {
+  const caller = ctx.caller;
+  if (!caller) return;
+  const keys = { ...callerKeys(caller), 'aws:resourceaccount': check.resourceAccount, ...check.keys };
+  for (const action of check.actions) {
+    const request: PolicyRequest = {
+      principal: caller,
+      action,
+      resource: check.resource,
+      resourceAccount: check.resourceAccount,
+      keys,
+    };
+    const evaluation = evaluate(check.policies, request);
+    if (evaluation.decision !== 'allow') throw deny(denialMessage(request, evaluation));
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * CloudFormation's template quotas through the SDK: 500 resources, 200 parameters, outputs and
+ * mappings, 200 attributes a mapping, 255-character names, a 1,024-byte description — each at
+ * the limit accepted, one past it refused by ValidateTemplate and CreateStack with AWS's
+ * template-format error and no stack left behind; a 5,000-resource template from S3 too; and
+ * Fn::Equals given a list, refused as AWS refuses it.
+ */
+import {
+  CloudFormationClient,
+  CreateStackCommand,
+  DescribeStacksCommand,
+  ValidateTemplateCommand,
+} from '@aws-sdk/client-cloudformation';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from '../../helpers/errors.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+let cfn: CloudFormationClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  cfn = new CloudFormationClient({ ...server.clientConfig, maxAttempts: 1 });
+});
+afterAll(async () => {
+  cfn?.destroy();
+  await server?.stop();
+});
+
+const HANDLE = { Type: 'AWS::CloudFormation::WaitConditionHandle' };
+const many = <T>(n: number, prefix: string, value: (i: number) => T) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, value(i)]));
+
+function template(over: { resources?: number; parameters?: number; outputs?: number; mappings?: number; attributes?: number; name?: string }) {
+  return JSON.stringify({
+    ...(over.parameters ? { Parameters: many(over.parameters, 'P', () => ({ Type: 'String', Default: 'x' })) } : {}),
+    ...(over.mappings || over.attributes ? { Mappings: many(over.mappings ?? 1, 'M', () => ({ K: many(over.attributes ?? 1, 'A', () => 'v') })) } : {}),
+    Resources: { ...many(over.resources ?? 1, 'R', () => HANDLE), ...(over.name ? { [over.name]: HANDLE } : {}) },
+    ...(over.outputs ? { Outputs: many(over.outputs, 'O', () => ({ Value: 'v' })) } : {}),
+  });
+}
+
+const cases: [string, Parameters<typeof template>[0], Parameters<typeof template>[0], string][] = [
+  ['resources', { resources: 500 }, { resources: 501 }, 'Template format error: Number of resources, 501, is greater than maximum allowed, 500'],
+  ['parameters', { parameters: 200 }, { parameters: 201 }, 'Template format error: Number of parameters, 201, is greater than maximum allowed, 200'],
+  ['outputs', { outputs: 200 }, { outputs: 201 }, 'Template format error: Number of outputs, 201, is greater than maximum allowed, 200'],
+  ['mappings', { mappings: 200 }, { mappings: 201 }, 'Template format error: Number of mappings, 201, is greater than maximum allowed, 200'],
+  ['mapping attributes', { attributes: 200 }, { attributes: 201 }, 'Template format error: Number of attributes in mapping M0, 201, is greater than maximum allowed, 200'],
+  [
+    'logical id length',
+    { name: `N${'x'.repeat(254)}` },
+    { name: `N${'x'.repeat(255)}` },
+    `Template format error: Resource name N${'x'.repeat(255)} exceeds the maximum length of 255 characters.`,
+  ],
+];
+
+describe('template quotas', () => {
+  it.each(cases)('%s: at the limit accepted, past it refused by ValidateTemplate and CreateStack', async (what, atLimit, past, message) => {
+    await cfn.send(new ValidateTemplateCommand({ TemplateBody: template(atLimit) }));
+    const validate = await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: template(past) })));
+    expect([validate.status, validate.name, validate.message]).toEqual([400, 'ValidationError', message]);
+    const stackName = `limit-${what.replace(/ /g, '-')}`;
+    const create = await failure(cfn.send(new CreateStackCommand({ StackName: stackName, TemplateBody: template(past) })));
+    expect([create.name, create.message]).toEqual(['ValidationError', message]);
+    const gone = await failure(cfn.send(new DescribeStacksCommand({ StackName: stackName })));
+    expect(gone.message).toBe(`Stack with id ${stackName} does not exist`);
+  });
+
+  it('Fn::Equals compares two strings: a list (a CommaDelimitedList parameter) is refused as AWS refuses it', async () => {
+    const body = JSON.stringify({
+      Parameters: { Environments: { Type: 'CommaDelimitedList', Default: 'dev,test' } },
+      Conditions: { Tagged: { 'Fn::Not': [{ 'Fn::Equals': [{ Ref: 'Environments' }, ''] }] } },
+      Resources: { R: { ...HANDLE, Condition: 'Tagged' } },
+    });
+    const message = 'Template error: every Fn::Equals object requires a list of 2 string parameters.';
+    expect((await failure(cfn.send(new CreateStackCommand({ StackName: 'equals-list', TemplateBody: body })))).message).toBe(message);
+    expect((await failure(cfn.send(new DescribeStacksCommand({ StackName: 'equals-list' })))).name).toBe('ValidationError');
+    const joined = body.replace('{"Ref":"Environments"}', '{"Fn::Join":[",",{"Ref":"Environments"}]}');
+    expect((await cfn.send(new CreateStackCommand({ StackName: 'equals-joined', TemplateBody: joined }))).StackId).toBeDefined();
+  });
+
+  it('a 5,000-resource template from S3 is refused the same way; a description over 1,024 bytes too', async () => {
+    const s3 = new S3Client(server.clientConfig);
+    await s3.send(new CreateBucketCommand({ Bucket: 'templates' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'templates', Key: 'big.json', Body: template({ resources: 5000 }) }));
+    const res = await failure(cfn.send(new ValidateTemplateCommand({ TemplateURL: `${server.endpoint}/templates/big.json` })));
+    expect(res.message).toBe('Template format error: Number of resources, 5000, is greater than maximum allowed, 500');
+    const description = JSON.stringify({ Description: 'd'.repeat(1025), Resources: { R: HANDLE } });
+    expect((await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: description })))).message).toBe(
+      "Template format error: 'Description' length is greater than 1024.",
+    );
+    s3.destroy();
+  });
+});
