@@ -10,9 +10,21 @@ import { AwsError } from './errors.js';
 import { readBody, type WireRequest, type WireResponse } from './http.js';
 import { bindRequest, boundOutput } from './rest-binding.js';
 import { matchRoute } from './rest-routes.js';
-import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
+import { fromJson, toJsonText, type JsonCodecOptions } from './shape-json.js';
 
 const EMPTY = Buffer.alloc(0);
+
+const bodyMemberFlags = new WeakMap<object, boolean>();
+
+/** Whether an input shape has members in the body (worked out once per shape, not per request). */
+function hasBodyMembers(shape: { members?: Record<string, { location?: string }> }): boolean {
+  let flag = bodyMemberFlags.get(shape);
+  if (flag === undefined) {
+    flag = Object.values(shape.members ?? {}).some((r) => !r.location);
+    bodyMemberFlags.set(shape, flag);
+  }
+  return flag;
+}
 
 export interface RestJsonOptions {
   /** Error code for malformed input (S3 Tables: BadRequestException). */
@@ -37,10 +49,10 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       if (!op.input) return { operation: match.operation, input: {} };
       const inputShape = shapeOf(m, op.input.shape);
       const input = bindRequest(m, inputShape, req, match.labels, options.invalidInputCode);
-      const hasBodyMembers = Object.values(inputShape.members ?? {}).some((r) => !r.location);
+      const withBody = hasBodyMembers(inputShape);
       // Operations without body members (every GET) do not wait for a body; Node discards any.
-      const body = hasBodyMembers ? await readBody(req) : EMPTY;
-      if (hasBodyMembers && body.length > 0) {
+      const body = withBody ? await readBody(req) : EMPTY;
+      if (withBody && body.length > 0) {
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
@@ -63,9 +75,9 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       const status = op.http.responseCode ?? 200;
       const headers: Record<string, string> = { 'x-amzn-requestid': requestId, ...bound.headers };
       if (status === 204 || !outputShape) return { status: bound.status ?? status, headers };
-      const body = toJson(m, outputShape, output ?? {}, jsonOpts) ?? {};
+      const body = toJsonText(m, outputShape, output ?? {}, jsonOpts) ?? '{}';
       headers['content-type'] = 'application/json';
-      return { status: bound.status ?? status, headers, body: JSON.stringify(body) };
+      return { status: bound.status ?? status, headers, body };
     },
 
     error(err: AwsError, requestId: string): WireResponse {
