@@ -5,7 +5,7 @@
 // least two and `taskset` exists; Overcast and its floor are measured in alternating rounds and
 // each round's ratio is kept, so the report gives the median ratio with its spread.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -81,21 +81,37 @@ function runWrk({ url, connections, seconds, threads = 1, ...request }) {
     child.on('exit', () => {
       rmSync(dir, { recursive: true, force: true });
       const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const requests = /(\d+) requests in/.exec(out);
       const errors = /wrk-errors (\d+)/.exec(err);
       if (!rate) return reject(new Error(`wrk gave no rate: ${out}${err}`));
       if (errors && Number(errors[1]) > 0) return reject(new Error(`wrk saw ${errors[1]} failed requests against ${url}: ${out}`));
-      resolve(Number(rate[1]));
+      resolve({ rate: Number(rate[1]), requests: Number(requests?.[1] ?? 0) });
     });
   });
 }
 
+/** CPU time (user + system) a process has used, in microseconds, from /proc; undefined elsewhere. */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Requests/s of one request description against `endpoint`: wrk for `seconds`, or the fallback
- * `nodeFn` (a function returning requests/s) when wrk is absent.
+ * One measurement against `endpoint`: wrk for `seconds`, or the fallback `nodeFn` (a function
+ * returning requests/s) when wrk is absent. With `pid` (the server's), also the server's CPU time
+ * per request: on a machine shared with other work, throughput swings with the neighbours while
+ * the CPU a request costs the server holds much steadier. Resolves {rate, cpu?} (cpu in µs).
  */
-export function measureRate(endpoint, path, { connections = 32, seconds = 2, nodeFn, ...request }) {
-  if (!HAVE_WRK) return nodeFn();
-  return runWrk({ url: `${endpoint}${path}`, connections, seconds, ...request });
+export async function measureRate(endpoint, path, { connections = 32, seconds = 2, nodeFn, pid, ...request }) {
+  if (!HAVE_WRK) return { rate: await nodeFn() };
+  const before = pid ? cpuMicros(pid) : undefined;
+  const { rate, requests } = await runWrk({ url: `${endpoint}${path}`, connections, seconds, ...request });
+  const after = pid ? cpuMicros(pid) : undefined;
+  return { rate, cpu: before !== undefined && after !== undefined && requests > 0 ? (after - before) / requests : undefined };
 }
 
 function quantile(sorted, q) {
@@ -105,37 +121,44 @@ function quantile(sorted, q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (i - lo);
 }
 
+const median = (v) => quantile([...v].sort((p, q) => p - q), 0.5);
+
 /**
- * Overcast (`ours`) and its floor, each a function resolving to a rate, measured in `rounds`
- * alternating rounds (the order flips each round so neither always follows the other). Returns
- * the medians and the paired ratios: their median and their min–max spread.
+ * Overcast (`ours`) and its floor, each a function resolving to a rate or {rate, cpu}, measured
+ * in `rounds` alternating rounds (the order flips each round so neither always follows the
+ * other). Returns the medians, the paired ratios (their median and min–max spread) and, when
+ * both sides report it, the median server CPU per request of each.
  */
 export async function paired(ours, floor, rounds = 5) {
-  await ours();
-  await floor();
+  const norm = async (fn) => {
+    const r = await fn();
+    return typeof r === 'number' ? { rate: r } : r;
+  };
+  await norm(ours);
+  await norm(floor);
   const a = [];
   const b = [];
-  const ratios = [];
   for (let i = 0; i < rounds; i++) {
-    let x;
-    let y;
     if (i % 2 === 0) {
-      x = await ours();
-      y = await floor();
+      a.push(await norm(ours));
+      b.push(await norm(floor));
     } else {
-      y = await floor();
-      x = await ours();
+      b.push(await norm(floor));
+      a.push(await norm(ours));
     }
-    a.push(x);
-    b.push(y);
-    ratios.push(x / y);
   }
-  const sorted = [...ratios].sort((p, q) => p - q);
-  const med = (v) => quantile([...v].sort((p, q) => p - q), 0.5);
-  return { value: med(a), floor: med(b), ratio: quantile(sorted, 0.5), spread: [sorted[0], sorted[sorted.length - 1]] };
+  const ratios = a.map((x, i) => x.rate / b[i].rate).sort((p, q) => p - q);
+  const withCpu = a.every((x) => x.cpu !== undefined) && b.every((x) => x.cpu !== undefined);
+  return {
+    value: median(a.map((x) => x.rate)),
+    floor: median(b.map((x) => x.rate)),
+    ratio: quantile(ratios, 0.5),
+    spread: [ratios[0], ratios[ratios.length - 1]],
+    cpu: withCpu ? [median(a.map((x) => x.cpu)), median(b.map((x) => x.cpu))] : undefined,
+  };
 }
 
 /** The row fields of a paired measurement, for `report`. */
 export function pairedRow(result) {
-  return { value: result.value, floor: result.floor, ratio: result.ratio, spread: result.spread };
+  return { value: result.value, floor: result.floor, ratio: result.ratio, spread: result.spread, cpu: result.cpu };
 }

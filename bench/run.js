@@ -19,9 +19,10 @@ const ratioText = (r) => {
   const ratio = r.ratio ?? r.value / r.floor;
   return r.spread ? `${ratio.toFixed(2)}× (${r.spread[0].toFixed(2)}–${r.spread[1].toFixed(2)})` : `${ratio.toFixed(2)}×`;
 };
+const cpuText = (r) => (r.cpu ? `; server CPU/request ${r.cpu[0].toFixed(1)} µs vs floor ${r.cpu[1].toFixed(1)} µs` : '');
 const report = (row) => {
   rows.push(row);
-  const ratio = row.floor ? ` (${ratioText(row)} of floor ${fmt(row.floor)})` : '';
+  const ratio = row.floor ? ` (${ratioText(row)} of floor ${fmt(row.floor)})${cpuText(row)}` : '';
   console.error(`  ${row.area} · ${row.metric}: ${fmt(row.value)} ${row.unit}${ratio}`);
 };
 
@@ -39,10 +40,11 @@ for (const name of MODULES) {
   await mod.run(report);
 }
 
-const header = '| area | measure | Overcast | floor (same run) | paired ratio (min–max) | target |\n|---|---|---|---|---|---|';
+const header =
+  '| area | measure | Overcast | floor (same run) | paired ratio (min–max) | server CPU per request: Overcast / floor | target |\n|---|---|---|---|---|---|---|';
 const lines = rows.map((r) => {
   const ratio = ratioText(r);
-  return `| ${r.area} | ${r.metric} | ${fmt(r.value)} ${r.unit} | ${r.floor ? `${fmt(r.floor)} ${r.unit}` : (r.floorNote ?? '')} | ${ratio} | ${r.target ?? ''} |`;
+  return `| ${r.area} | ${r.metric} | ${fmt(r.value)} ${r.unit} | ${r.floor ? `${fmt(r.floor)} ${r.unit}` : (r.floorNote ?? '')} | ${ratio} | ${r.cpu ? `${r.cpu[0].toFixed(1)} / ${r.cpu[1].toFixed(1)} µs` : ''} | ${r.target ?? ''} |`;
 });
 const table = `${header}\n${lines.join('\n')}\n\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Load: ${describeSetup()}.\n`;
 writeFileSync(new URL('./results.md', import.meta.url), table);

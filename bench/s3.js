@@ -68,10 +68,10 @@ function bodyOf(size, block) {
 }
 
 /** The operations measured, against one target (`prefix` is where its objects live). */
-function operations(endpoint, prefix, headers) {
-  const wrkGet = (path, connections, nodeFn) => () => measureRate(endpoint, path, { method: 'GET', headers, connections, nodeFn });
+function operations(endpoint, prefix, headers, pid) {
+  const wrkGet = (path, connections, nodeFn) => () => measureRate(endpoint, path, { pid, method: 'GET', headers, connections, nodeFn });
   const wrkPut = (path, connections, nodeFn) => () =>
-    measureRate(endpoint, path, { method: 'PUT', headers, body: 'a'.repeat(SMALL), connections, nodeFn });
+    measureRate(endpoint, path, { pid, method: 'PUT', headers, body: 'a'.repeat(SMALL), connections, nodeFn });
   const request = makeRequester(endpoint, 64);
   const small = Buffer.alloc(SMALL, 7);
   const block = Buffer.alloc(MiB, 9);
@@ -124,8 +124,8 @@ export async function run(report) {
   try {
     const create = await fetch(`${oc.endpoint}/bench-bucket`, { method: 'PUT', headers: SIGNED });
     if (create.status !== 200) throw new Error(`CreateBucket answered ${create.status}`);
-    const ours = operations(oc.endpoint, '/bench-bucket', SIGNED);
-    const floor = operations(raw.match[1], '', {});
+    const ours = operations(oc.endpoint, '/bench-bucket', SIGNED, oc.child.pid);
+    const floor = operations(raw.match[1], '', {}, raw.child.pid);
     await ours.setup();
     await floor.setup();
     const row = async (metric, key, unit, target, floorKey = key) => {

@@ -95,14 +95,15 @@ async function firstPageLatency(request, bucketArn, rounds = 300) {
 
 /** Requests/s of GET `path` on Overcast and of `floorPath` on the floor, in paired rounds. */
 function throughputBeside(ours, floor, path, floorPath = path) {
-  const get = (endpoint, request, p) => () =>
-    measureRate(endpoint, p, {
+  const get = (target, p) => () =>
+    measureRate(target.endpoint, p, {
+      pid: target.pid,
       method: 'GET',
       headers: signedHeaders('s3tables', REGION),
       connections: CONCURRENCY,
-      nodeFn: () => load({ concurrency: CONCURRENCY, total: 10_000, fn: () => request('GET', p) }),
+      nodeFn: () => load({ concurrency: CONCURRENCY, total: 10_000, fn: () => target.request('GET', p) }),
     });
-  return paired(get(ours.endpoint, ours.request, path), get(floor.endpoint, floor.request, floorPath));
+  return paired(get(ours, path), get(floor, floorPath));
 }
 
 /**
@@ -116,6 +117,7 @@ function commitsOnOneConnection(ours, bucketArn, name, seqBase) {
     const loc = expectOk(await ours.request('GET', path), 'GetTableMetadataLocation');
     const base = seqBase + 100_000 * ++round;
     return measureRate(ours.endpoint, path, {
+      pid: ours.pid,
       method: 'PUT',
       headers: { ...signedHeaders('s3tables', REGION), 'content-type': 'application/json' },
       connections: 1,
@@ -146,6 +148,7 @@ function commitsOnOneConnection(ours, bucketArn, name, seqBase) {
 function floorCommits(floor, body) {
   return () =>
     measureRate(floor.endpoint, '/commit', {
+      pid: floor.pid,
       method: 'PUT',
       headers: { ...signedHeaders('s3tables', REGION), 'content-type': 'application/json' },
       connections: 1,
@@ -174,8 +177,8 @@ export async function run(report) {
     const commitAnswer = JSON.stringify({ versionToken: 'x'.repeat(20), metadataLocation: JSON.parse(commitBody).metadataLocation, name: 't_000031', tableARN: small.tables[31] ?? '', namespace: ['ns'] });
     // The floor answers by first path segment, so the one-item page is served under /namespaces.
     floor = await startJsonFloor({ 'get-table': getBody, tables: listBody, namespaces: oneBody, commit: commitAnswer });
-    const ours = { endpoint: overcast.endpoint, request };
-    const bare = { endpoint: floor.endpoint, request: client(floor.endpoint) };
+    const ours = { endpoint: overcast.endpoint, request, pid: overcast.child.pid };
+    const bare = { endpoint: floor.endpoint, request: client(floor.endpoint), pid: floor.child.pid };
 
     const get = await throughputBeside(ours, bare, getPath);
     report({ area: 's3tables', metric: 'GetTable, concurrency 32', ...pairedRow(get), unit: 'req/s', target: '≥ 0.5× floor' });

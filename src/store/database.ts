@@ -46,6 +46,10 @@ export class MetadataStore {
       this.db.pragma('locking_mode = EXCLUSIVE');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
+      // Checkpoints (each with its fsyncs) every 4,000 pages instead of 1,000: a commit-heavy
+      // client paid a quarter of its time in them; the log is cut back to 64 MiB afterwards.
+      this.db.pragma('wal_autocheckpoint = 4000');
+      this.db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     } else {
       this.db = new Database(':memory:');
     }

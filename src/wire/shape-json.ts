@@ -84,6 +84,13 @@ function writerOf(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref
 
 const plain: Writer = (value) => (value === null ? undefined : JSON.stringify(value));
 
+/** Characters JSON.stringify would escape: quotes, backslashes, controls and lone surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Names, ARNs and ids need no escaping: quoted as they are, the rest through JSON.stringify. */
+const text: Writer = (value) =>
+  typeof value === 'string' && !NEEDS_ESCAPE.test(value) ? `"${value}"` : plain(value);
+
 function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptions): Writer {
   const members = bodyMembers(model, shape).map((m) => ({
     name: m.name,
@@ -150,6 +157,8 @@ function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?
                 ? Buffer.from(value as Uint8Array).toString('base64')
                 : String(value),
             );
+    case 'string':
+      return text;
     default:
       return plain;
   }
