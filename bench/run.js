@@ -11,7 +11,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 pinSelfToClientCores();
 
-const MODULES = ['startup', 'log', 's3', 's3tables', 'iceberg', 'maintenance', 'cloudformation', 'cdk'];
+const MODULES = ['startup', 'log', 's3', 's3tables', 'iceberg', 'maintenance', 'cloudformation', 'cdk', 'dashboard'];
 const only = process.argv.slice(2);
 const rows = [];
 const ratioText = (r) => {
