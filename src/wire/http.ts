@@ -87,6 +87,8 @@ export function readBody(
 ): Promise<Buffer> {
   const body = req.body;
   if (body.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  // Destroyed before it was read (the client went away): no event would ever come.
+  if (body.destroyed) return Promise.reject(incompleteBody());
   // Plain listeners rather than an async iterator: a commit's small body then costs no iterator,
   // no end-of-stream watcher and no promise per chunk.
   return new Promise((resolve, reject) => {
@@ -100,7 +102,7 @@ export function readBody(
       if (err === undefined) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
       // A client that goes away mid-body made the mistake: not an internal error to log.
       else if (err instanceof AwsError || !isClientGone(err)) reject(err);
-      else reject(new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header', 400));
+      else reject(incompleteBody());
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -120,6 +122,10 @@ export function readBody(
     body.on('error', onError);
     body.on('close', onClose);
   });
+}
+
+function incompleteBody(): AwsError {
+  return new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header', 400);
 }
 
 function isClientGone(err: unknown): boolean {
