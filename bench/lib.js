@@ -7,6 +7,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PIN, pinned } from './load-generator.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'overcast.js');
@@ -22,10 +23,14 @@ export function tempDir(prefix = 'overcast-bench-') {
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** Spawns a process and resolves once `ready` matches its stdout; reports spawn→ready time. */
-export function spawnUntil(command, args, ready, env = {}) {
+/**
+ * Spawns a process (on the server core when `server` is set and pinning is available) and
+ * resolves once `ready` matches its stdout; reports spawn→ready time.
+ */
+export function spawnUntil(command, args, ready, env = {}, { server = false } = {}) {
   const started = process.hrtime.bigint();
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [cmd, argv] = server ? pinned(PIN?.server, command, args) : [command, args];
+  const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {
@@ -85,9 +90,13 @@ export async function startOvercast({ inMemory = false, dataDir, extraArgs = [],
   const args = [BIN, 'start', '--port', '0', '--log-level', logLevel, ...extraArgs];
   if (inMemory) args.push('--in-memory');
   else args.push('--data-dir', dataDir);
-  const { child, match } = await spawnUntil(process.execPath, args, /listening on (http:\/\/[^\s]+)/, {
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  });
+  const { child, match } = await spawnUntil(
+    process.execPath,
+    args,
+    /listening on (http:\/\/[^\s]+)/,
+    { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    { server: true },
+  );
   return { child, endpoint: match[1] };
 }
 
@@ -194,10 +203,19 @@ export async function startJsonFloor(bodies) {
     process.stdout.write('listening on http://127.0.0.1:' + app.server.address().port + '\\n');
     process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
   `;
-  const { child, match } = await spawnUntil(process.execPath, ['--input-type=module', '-e', script], /listening on (http:\/\/[^\s]+)/, {
-    FLOOR_BODIES: JSON.stringify(bodies),
-  });
+  const { child, match } = await spawnUntil(
+    process.execPath,
+    ['--input-type=module', '-e', script],
+    /listening on (http:\/\/[^\s]+)/,
+    { FLOOR_BODIES: JSON.stringify(bodies) },
+    { server: true },
+  );
   return { child, endpoint: match[1] };
+}
+
+/** The Authorization header of a JSON API request (the scope names the service). */
+export function signedHeaders(service, region = 'us-east-1') {
+  return { authorization: `AWS4-HMAC-SHA256 Credential=test/20250101/${region}/${service}/aws4_request, SignedHeaders=host, Signature=0` };
 }
 
 /**
@@ -206,7 +224,7 @@ export async function startJsonFloor(bodies) {
  * Resolves {status, body} with the body as text.
  */
 export function jsonClient(endpoint, { service, region = 'us-east-1', maxSockets = 64 }) {
-  const authorization = `AWS4-HMAC-SHA256 Credential=test/20250101/${region}/${service}/aws4_request, SignedHeaders=host, Signature=0`;
+  const { authorization } = signedHeaders(service, region);
   const agent = new http.Agent({ keepAlive: true, maxSockets });
   const url = new URL(endpoint);
   return (method, path, body) =>

@@ -4,16 +4,25 @@
 // bench/results.md. Pick modules with `npm run bench -- s3 s3tables`.
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { describeSetup, pinSelfToClientCores } from './load-generator.js';
 
 // The SDK's notice about Node 20 support would interleave with the figures.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+pinSelfToClientCores();
+
 const MODULES = ['startup', 'log', 's3', 's3tables', 'iceberg', 'maintenance', 'cloudformation', 'cdk', 'dashboard', 'lambda'];
 const only = process.argv.slice(2);
 const rows = [];
+const ratioText = (r) => {
+  if (!r.floor) return '';
+  const ratio = r.ratio ?? r.value / r.floor;
+  return r.spread ? `${ratio.toFixed(2)}× (${r.spread[0].toFixed(2)}–${r.spread[1].toFixed(2)})` : `${ratio.toFixed(2)}×`;
+};
+const cpuText = (r) => (r.cpu ? `; server CPU/request ${r.cpu[0].toFixed(1)} µs vs floor ${r.cpu[1].toFixed(1)} µs` : '');
 const report = (row) => {
   rows.push(row);
-  const ratio = row.floor ? ` (${((row.value / row.floor) * 100).toFixed(0)}% of floor ${fmt(row.floor)})` : '';
+  const ratio = row.floor ? ` (${ratioText(row)} of floor ${fmt(row.floor)})${cpuText(row)}` : '';
   console.error(`  ${row.area} · ${row.metric}: ${fmt(row.value)} ${row.unit}${ratio}`);
 };
 
@@ -31,11 +40,12 @@ for (const name of MODULES) {
   await mod.run(report);
 }
 
-const header = '| area | measure | Overcast | floor (same run) | ratio | target |\n|---|---|---|---|---|---|';
+const header =
+  '| area | measure | Overcast | floor (same run) | paired ratio (min–max) | server CPU per request: Overcast / floor | target |\n|---|---|---|---|---|---|---|';
 const lines = rows.map((r) => {
-  const ratio = r.floor ? `${(r.value / r.floor).toFixed(2)}×` : '';
-  return `| ${r.area} | ${r.metric} | ${fmt(r.value)} ${r.unit} | ${r.floor ? `${fmt(r.floor)} ${r.unit}` : (r.floorNote ?? '')} | ${ratio} | ${r.target ?? ''} |`;
+  const ratio = ratioText(r);
+  return `| ${r.area} | ${r.metric} | ${fmt(r.value)} ${r.unit} | ${r.floor ? `${fmt(r.floor)} ${r.unit}` : (r.floorNote ?? '')} | ${ratio} | ${r.cpu ? `${r.cpu[0].toFixed(1)} / ${r.cpu[1].toFixed(1)} µs` : ''} | ${r.target ?? ''} |`;
 });
-const table = `${header}\n${lines.join('\n')}\n\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.\n`;
+const table = `${header}\n${lines.join('\n')}\n\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Load: ${describeSetup()}.\n`;
 writeFileSync(new URL('./results.md', import.meta.url), table);
 console.log(table);

@@ -7,7 +7,7 @@ const ROUNDS = 7;
 
 async function measure(args) {
   const started = process.hrtime.bigint();
-  const { child, match } = await spawnUntil(process.execPath, args, /listening on (http:\/\/[^\s]+)/);
+  const { child, match } = await spawnUntil(process.execPath, args, /listening on (http:\/\/[^\s]+)/, {}, { server: true });
   const res = await fetch(`${match[1]}/_overcast/health`);
   await res.arrayBuffer();
   const ms = Number(process.hrtime.bigint() - started) / 1e6;

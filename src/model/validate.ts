@@ -43,7 +43,8 @@ function lowerFirst(name: string): string {
 
 /** Length in the units Coral counts: code points for strings, items for lists and maps. */
 function lengthOf(value: unknown): number | undefined {
-  if (typeof value === 'string') return [...value].length;
+  // Only a string with surrogate pairs has fewer code points than UTF-16 units (ARNs never do).
+  if (typeof value === 'string') return /[\uD800-\uDFFF]/.test(value) ? [...value].length : value.length;
   if (Array.isArray(value)) return value.length;
   if (value instanceof Uint8Array) return value.length;
   if (value && typeof value === 'object') return Object.keys(value).length;

@@ -107,27 +107,52 @@ export function bodyTooLarge(code: string, limit: number): AwsError {
  * 413 ValidationException). The stream is left open, not destroyed: the dispatcher drains the
  * rest, so the client still reads the error instead of a reset connection.
  */
-export async function readBody(
+export function readBody(
   req: WireRequest,
   limit = DEFAULT_BODY_LIMIT,
   tooLarge: () => AwsError = () => bodyTooLarge('ValidationException', limit),
 ): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const body = req.body as Readable & { iterator(o: { destroyOnReturn: boolean }): AsyncIterable<Buffer> };
-  try {
-    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
-      const buf = chunk as Buffer;
-      size += buf.length;
-      if (size > limit) throw tooLarge();
-      chunks.push(buf);
-    }
-  } catch (err) {
-    // A client that goes away mid-body made the mistake: not an internal error to log.
-    if (err instanceof AwsError || !isClientGone(err)) throw err;
-    throw new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header', 400);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const body = req.body;
+  if (body.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  // Destroyed before it was read (the client went away): no event would ever come.
+  if (body.destroyed) return Promise.reject(incompleteBody());
+  // Plain listeners rather than an async iterator: a commit's small body then costs no iterator,
+  // no end-of-stream watcher and no promise per chunk.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: unknown) => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+      if (err === undefined) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      // A client that goes away mid-body made the mistake: not an internal error to log.
+      else if (err instanceof AwsError || !isClientGone(err)) reject(err);
+      else reject(incompleteBody());
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      // The stream is left open, not destroyed: the dispatcher drains the rest.
+      body.pause();
+      done(tooLarge());
+    };
+    const onEnd = () => done();
+    const onError = (err: Error) => done(err);
+    const onClose = () => done(Object.assign(new Error('aborted'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+  });
+}
+
+function incompleteBody(): AwsError {
+  return new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header', 400);
 }
 
 function isClientGone(err: unknown): boolean {

@@ -8,7 +8,7 @@ import { shapeOf } from '../model/service-model.js';
 import type { Codec, ParsedRequest } from './codec.js';
 import { AwsError } from './errors.js';
 import { header, readBody, type WireRequest, type WireResponse } from './http.js';
-import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
+import { fromJson, toJsonText, type JsonCodecOptions } from './shape-json.js';
 
 export function jsonRpcCodec(model: () => ServiceModel, invalidInputCode = 'SerializationException'): Codec {
   const opts: JsonCodecOptions = { timestampFormat: 'unixTimestamp', invalidInputCode };
@@ -38,11 +38,11 @@ export function jsonRpcCodec(model: () => ServiceModel, invalidInputCode = 'Seri
     serialize(operation: string, output: unknown, requestId: string): WireResponse {
       const m = model();
       const op = m.operations[operation]!;
-      const body = op.output ? toJson(m, shapeOf(m, op.output.shape), output ?? {}, opts) : {};
+      const body = op.output ? toJsonText(m, shapeOf(m, op.output.shape), output ?? {}, opts) : undefined;
       return {
         status: 200,
         headers: { 'x-amzn-requestid': requestId, 'content-type': contentType() },
-        body: JSON.stringify(body ?? {}),
+        body: body ?? '{}',
       };
     },
 

@@ -11,9 +11,21 @@ import { AwsError } from './errors.js';
 import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody, type WireRequest, type WireResponse } from './http.js';
 import { bindRequest, boundOutput } from './rest-binding.js';
 import { matchRoute } from './rest-routes.js';
-import { fromJson, toJson, type JsonCodecOptions } from './shape-json.js';
+import { fromJson, toJsonText, type JsonCodecOptions } from './shape-json.js';
 
 const EMPTY = Buffer.alloc(0);
+
+const bodyMemberFlags = new WeakMap<object, boolean>();
+
+/** Whether an input shape has members in the body (worked out once per shape, not per request). */
+function hasBodyMembers(shape: { members?: Record<string, { location?: string }> }): boolean {
+  let flag = bodyMemberFlags.get(shape);
+  if (flag === undefined) {
+    flag = Object.values(shape.members ?? {}).some((r) => !r.location);
+    bodyMemberFlags.set(shape, flag);
+  }
+  return flag;
+}
 
 export interface RestJsonOptions {
   /** Error code for malformed input (S3 Tables: BadRequestException). */
@@ -46,13 +58,13 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
       if (!op.input) return { operation: match.operation, input: {} };
       const inputShape = shapeOf(m, op.input.shape);
       const input = bindRequest(m, inputShape, req, match.labels, options.invalidInputCode);
-      const hasBodyMembers = Object.values(inputShape.members ?? {}).some((r) => !r.location);
+      const withBody = hasBodyMembers(inputShape);
       // Operations without body members (every GET) do not wait for a body; Node discards any.
-      const body = hasBodyMembers ? await readBody(req, DEFAULT_BODY_LIMIT, () => bodyTooLarge(options.invalidInputCode, DEFAULT_BODY_LIMIT)) : EMPTY;
+      const body = withBody ? await readBody(req, DEFAULT_BODY_LIMIT, () => bodyTooLarge(options.invalidInputCode, DEFAULT_BODY_LIMIT)) : EMPTY;
       const raw = blobPayload(m, inputShape);
       if (raw) {
         if (body.length > 0) input[raw] = body;
-      } else if (hasBodyMembers && body.length > 0) {
+      } else if (withBody && body.length > 0) {
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
@@ -82,9 +94,9 @@ export function restJsonCodec(model: () => ServiceModel, options: RestJsonOption
         headers['content-type'] = 'application/octet-stream';
         return { status: bound.status ?? status, headers, body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
       }
-      const body = toJson(m, outputShape, output ?? {}, jsonOpts) ?? {};
+      const body = toJsonText(m, outputShape, output ?? {}, jsonOpts) ?? '{}';
       headers['content-type'] = 'application/json';
-      return { status: bound.status ?? status, headers, body: JSON.stringify(body) };
+      return { status: bound.status ?? status, headers, body };
     },
 
     error(err: AwsError, requestId: string): WireResponse {

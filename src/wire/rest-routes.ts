@@ -121,6 +121,23 @@ export function splitRawPath(rawPath: string): string[] {
   return trimmed === '' ? [] : trimmed.split('/');
 }
 
+/** The first value of query key `key`, or undefined (queries are a handful of keys: a scan beats a Map). */
+function firstValue(query: [string, string][], key: string): string | undefined {
+  for (let i = 0; i < query.length; i++) if (query[i]![0] === key) return query[i]![1];
+  return undefined;
+}
+
+/** Whether `route`'s query literals, required query keys and required headers are all present. */
+function eligible(route: Route, query: [string, string][], headers: IncomingHttpHeaders): boolean {
+  for (const q of route.query) {
+    const v = firstValue(query, q.key);
+    if (v === undefined || (q.value !== undefined && v !== q.value)) return false;
+  }
+  for (const k of route.requiredQuery) if (firstValue(query, k) === undefined) return false;
+  for (const h of route.requiredHeaders) if (headers[h] === undefined) return false;
+  return true;
+}
+
 export function matchRoute(
   model: ServiceModel,
   method: string,
@@ -136,13 +153,9 @@ export function matchRoute(
   const compiled = byMethod.get(method);
   if (!compiled) return undefined;
   const parts = splitRawPath(rawPath);
-  const keys = new Map<string, string>();
-  for (const [k, v] of query) if (!keys.has(k)) keys.set(k, v);
-  const routes = keys.size === 0 ? compiled.plain : compiled.all;
+  const routes = query.length === 0 ? compiled.plain : compiled.all;
   for (const route of routes) {
-    if (!route.query.every((q) => keys.has(q.key) && (q.value === undefined || keys.get(q.key) === q.value))) continue;
-    if (!route.requiredQuery.every((k) => keys.has(k))) continue;
-    if (!route.requiredHeaders.every((h) => headers[h] !== undefined)) continue;
+    if (!eligible(route, query, headers)) continue;
     const labels = matchSegments(route, parts);
     if (labels) return { operation: route.operation, labels };
   }

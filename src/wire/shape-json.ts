@@ -48,14 +48,16 @@ function bodyMembers(model: ServiceModel, shape: Shape): BodyMember[] {
   return members;
 }
 
-type Writer = (value: unknown) => unknown;
+/** Writes one value as JSON text; undefined when the value is absent (the member is omitted). */
+type Writer = (value: unknown) => string | undefined;
 
 /** Compiled writers, per codec options and per (shape, member) pair. */
 const writers = new WeakMap<JsonCodecOptions, WeakMap<Shape, Map<MemberRef | undefined, Writer>>>();
 
 /**
- * The writer of one shape, compiled once: a structure's members, a list's element writer, a
- * timestamp's format are worked out when first needed instead of on every value of every response.
+ * The writer of one shape, compiled once: a structure's members (with their keys already quoted),
+ * a list's element writer, a timestamp's format are worked out when first needed, and a response
+ * is written straight to text rather than built as objects for JSON.stringify to walk again.
  */
 function writerOf(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): Writer {
   let byShape = writers.get(opts);
@@ -80,67 +82,96 @@ function writerOf(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref
   return writer;
 }
 
-function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): Writer {
-  if (isDocument(shape)) return (v) => v;
-  switch (shape.type) {
-    case 'structure': {
-      const members = bodyMembers(model, shape).map((m) => ({ ...m, write: writerOf(model, m.shape, opts, m.ref) }));
-      return (value) => {
-        if (value === undefined || value === null) return undefined;
-        const out: Record<string, unknown> = {};
-        const src = value as Record<string, unknown>;
-        for (const m of members) {
-          const raw = src[m.name];
-          if (raw === undefined || raw === null) continue;
-          const v = m.write(raw);
-          if (v !== undefined) out[m.wire] = v;
-        }
-        return out;
-      };
+const plain: Writer = (value) => (value === null ? undefined : JSON.stringify(value));
+
+/** Characters JSON.stringify would escape: quotes, backslashes, controls and lone surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Names, ARNs and ids need no escaping: quoted as they are, the rest through JSON.stringify. */
+const text: Writer = (value) =>
+  typeof value === 'string' && !NEEDS_ESCAPE.test(value) ? `"${value}"` : plain(value);
+
+function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptions): Writer {
+  const members = bodyMembers(model, shape).map((m) => ({
+    name: m.name,
+    key: `${JSON.stringify(m.wire)}:`,
+    write: writerOf(model, m.shape, opts, m.ref),
+  }));
+  return (value) => {
+    if (value === undefined || value === null) return undefined;
+    const src = value as Record<string, unknown>;
+    let out = '';
+    for (const m of members) {
+      const raw = src[m.name];
+      if (raw === undefined || raw === null) continue;
+      const v = m.write(raw);
+      if (v === undefined) continue;
+      out += out === '' ? `{${m.key}${v}` : `,${m.key}${v}`;
     }
+    return out === '' ? '{}' : `${out}}`;
+  };
+}
+
+function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): Writer {
+  if (isDocument(shape)) return plain;
+  switch (shape.type) {
+    case 'structure':
+      return structureWriter(model, shape, opts);
     case 'list': {
       const item = writerOf(model, shapeOf(model, shape.member!.shape), opts, shape.member);
-      return (value) => (value === undefined || value === null ? undefined : (value as unknown[]).map((v) => item(v) ?? null));
+      return (value) => {
+        if (value === undefined || value === null) return undefined;
+        let out = '[';
+        for (const v of value as unknown[]) out += `${out.length === 1 ? '' : ','}${item(v) ?? 'null'}`;
+        return `${out}]`;
+      };
     }
     case 'map': {
       const item = writerOf(model, shapeOf(model, shape.value!.shape), opts, shape.value);
       return (value) => {
         if (value === undefined || value === null) return undefined;
-        const out: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-          const conv = item(v);
-          if (conv !== undefined) out[k] = conv;
+        let out = '';
+        for (const k in value as Record<string, unknown>) {
+          const conv = item((value as Record<string, unknown>)[k]);
+          if (conv !== undefined) out += `${out === '' ? '{' : ','}${JSON.stringify(k)}:${conv}`;
         }
-        return out;
+        return out === '' ? '{}' : `${out}}`;
       };
     }
     case 'timestamp': {
       const format = ref?.timestampFormat ?? shape.timestampFormat ?? opts.timestampFormat;
       return (value) => {
         const date = value instanceof Date ? value : parseTimestamp(value);
-        return date ? formatTimestamp(date, format, opts.micros) : undefined;
+        if (!date) return undefined;
+        const text = formatTimestamp(date, format, opts.micros);
+        // ISO and HTTP-date texts never need escaping.
+        return typeof text === 'number' ? JSON.stringify(text) : `"${text}"`;
       };
     }
     case 'blob':
       return (value) =>
         value === undefined || value === null
           ? undefined
-          : Buffer.isBuffer(value) || value instanceof Uint8Array
-            ? Buffer.from(value as Uint8Array).toString('base64')
-            : String(value);
+          : JSON.stringify(
+              Buffer.isBuffer(value) || value instanceof Uint8Array
+                ? Buffer.from(value as Uint8Array).toString('base64')
+                : String(value),
+            );
+    case 'string':
+      return text;
     default:
-      return (value) => (value === null ? undefined : value);
+      return plain;
   }
 }
 
-/** A value of `shape` as the protocol's JSON (absent members omitted; undefined for no value). */
-export function toJson(
+/** A value of `shape` as the protocol's JSON text (absent members omitted; undefined for no value). */
+export function toJsonText(
   model: ServiceModel,
   shape: Shape,
   value: unknown,
   opts: JsonCodecOptions,
   ref?: MemberRef,
-): unknown {
+): string | undefined {
   return writerOf(model, shape, opts, ref)(value);
 }
 

@@ -8,15 +8,24 @@ import type { TimestampFormat } from '../model/service-model.js';
 /** `2025-01-07T22:14:48.689000Z` — microsecond precision as the S3 Tables service prints. */
 export function isoMicros(date: Date): string {
   const ms = date.getTime();
-  // Timestamps come in runs (a row's createdAt and modifiedAt, a page of rows made together), and
-  // Date#toISOString dominates a listing's serialization otherwise.
-  if (ms === lastMicros.ms) return lastMicros.text;
-  const iso = date.toISOString(); // always ends in `.sssZ`
-  lastMicros = { ms, text: `${iso.slice(0, -1)}000Z` };
-  return lastMicros.text;
+  if (!Number.isFinite(ms)) return date.toISOString(); // throws RangeError, as before
+  // A listing prints two timestamps per row, and Date#toISOString dominated its serialization:
+  // the date part is kept per day and the time of day put together from padded digits.
+  const day = Math.floor(ms / DAY);
+  if (day !== lastDay.day) lastDay = { day, text: new Date(day * DAY).toISOString().slice(0, -13) };
+  let rest = ms - day * DAY;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  return `${lastDay.text}${TWO[hours]}:${TWO[minutes]}:${TWO[seconds]}.${THREE[rest - seconds * 1000]}000Z`;
 }
 
-let lastMicros = { ms: Number.NaN, text: '' };
+const DAY = 86_400_000;
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+let lastDay = { day: Number.NaN, text: '' };
 
 /** `2025-01-07T22:14:48.689Z` — the millisecond form query/XML services emit. */
 export function isoMillis(date: Date): string {

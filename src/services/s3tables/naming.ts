@@ -67,8 +67,17 @@ export function newId(): string {
 
 /** Table version tokens look like AWS's: 20 lowercase hex characters (e.g. `aafc39ddd462690d2a0c`). */
 export function newVersionToken(): string {
-  return randomBytes(10).toString('hex');
+  if (tokenOffset + 10 > tokenPool.length) {
+    tokenPool = randomBytes(4096);
+    tokenOffset = 0;
+  }
+  tokenOffset += 10;
+  return tokenPool.toString('hex', tokenOffset - 10, tokenOffset);
 }
+
+// Commits draw their tokens from a pool of random bytes: one call into the CSPRNG per 409 tokens.
+let tokenPool = Buffer.alloc(0);
+let tokenOffset = 0;
 
 /**
  * Short region code AWS puts in warehouse names: `us-east-1` → `use1`, `ap-northeast-2` → `apn2`
