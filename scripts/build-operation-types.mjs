@@ -15,6 +15,7 @@ const SERVICES = [
   { id: 'cloudformation', sdk: '@aws-sdk/client-cloudformation', name: 'CloudFormation' },
   { id: 'sts', sdk: '@aws-sdk/client-sts', name: 'Sts' },
   { id: 'ssm', sdk: '@aws-sdk/client-ssm', name: 'Ssm' },
+  { id: 'ecr', sdk: '@aws-sdk/client-ecr', name: 'Ecr' },
 ];
 
 /** The member of `shape` that is its streaming payload (S3's object bodies), if any. */

@@ -13,6 +13,7 @@ export const RUN_TYPES = [
   'AWS::CloudFormation::Stack',
   'AWS::CloudFormation::WaitCondition',
   'AWS::CloudFormation::WaitConditionHandle',
+  'AWS::ECR::Repository',
   'AWS::S3::Bucket',
   'AWS::S3::BucketPolicy',
   'AWS::S3Tables::Namespace',

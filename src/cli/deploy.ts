@@ -1,8 +1,9 @@
 /**
  * `overcast deploy <template> --stack-name NAME [--parameter K=V …] [--no-rollback]`: the one
  * deploy flow (src/deploy/flow.ts) over the CloudFormation API of a running Overcast (endpoint
- * from AWS_ENDPOINT_URL), printing the stack's events as resources move — one line per event, like
- * the CDK's progress display — and then the outputs. Also home to what `overcast destroy` shares:
+ * from AWS_ENDPOINT_URL), printing first what an update changes (the diff `overcast diff`
+ * prints), then the stack's events as resources move — one line per event, like the CDK's
+ * progress display — and then the outputs. Also home to what `overcast destroy` shares:
  * the client settings, the event watcher and the failure summary.
  */
 import { randomUUID } from 'node:crypto';
@@ -237,12 +238,31 @@ async function templateOf(template: string): Promise<TemplateInput> {
   }
 }
 
+/** Before an existing stack is updated: what changes, as `overcast diff` (and `cdk deploy`) show it. */
+async function showDiff(cfn: CloudFormationClient, stackName: string, template: TemplateInput, out: (line: string) => void): Promise<void> {
+  if (!('text' in template)) return;
+  const { DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
+  let status: string | undefined;
+  try {
+    status = (await cfn.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks?.[0]?.StackStatus;
+  } catch (err) {
+    if (/does not exist/.test((err as Error).message)) return;
+    throw err;
+  }
+  if (!status || ['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'REVIEW_IN_PROGRESS'].includes(status)) return;
+  const { stackDiff } = await import('./diff.js');
+  const d = await stackDiff(cfn, stackName, template.text);
+  if (d.differs) for (const line of d.text.trimEnd().split('\n')) out(line);
+}
+
 /** Runs the deploy; returns the exit code. */
 export async function runDeploy(args: DeployArgs, out: (line: string) => void): Promise<number> {
   const cfn = await cloudFormationClient();
+  const template = await templateOf(args.template);
+  await showDiff(cfn, args.stackName, template, out);
   const outcome = await deployFlow(
     await apiActions(cfn, args.stackName, out),
-    { stackName: args.stackName, template: await templateOf(args.template), parameters: args.parameters, disableRollback: args.disableRollback },
+    { stackName: args.stackName, template, parameters: args.parameters, disableRollback: args.disableRollback },
     { note: out },
   );
   switch (outcome.kind) {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
 
-export type ServiceId = 's3' | 's3tables' | 'cloudformation' | 'sts' | 'ssm';
+export type ServiceId = 's3' | 's3tables' | 'cloudformation' | 'sts' | 'ssm' | 'ecr';
 
 export interface MemberRef {
   shape: string;

@@ -34,6 +34,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   },
   { id: 'sts', signingName: 'sts', load: async () => (await import('./sts/routes.js')).routes },
   { id: 'ssm', signingName: 'ssm', load: async () => (await import('./ssm/routes.js')).routes },
+  { id: 'ecr', signingName: 'ecr', load: async () => (await import('./ecr/routes.js')).routes },
 ];
 
 /**

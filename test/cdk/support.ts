@@ -19,9 +19,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
 const CDK_BIN = join(repoRoot, 'node_modules', 'aws-cdk', 'bin', 'cdk');
 
-/** Transpiles `test/cdk/app/*.ts` to ES modules in `dir` (with a node_modules link and cdk.json). */
-export function compileApp(dir: string): void {
-  const src = join(here, 'app');
+/** Transpiles `test/cdk/<app>/*.ts` to ES modules in `dir` (with a node_modules link and cdk.json). */
+export function compileApp(dir: string, app = 'app'): void {
+  const src = join(here, app);
   mkdirSync(dir, { recursive: true });
   for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
     const out = ts.transpileModule(readFileSync(join(src, file), 'utf8'), {

@@ -5,6 +5,7 @@
 import type { Migration } from '../database.js';
 import { blobMigrations } from '../blobs.js';
 import { cloudformationMigrations } from './cloudformation.js';
+import { ecrMigrations } from './ecr.js';
 import { s3Migrations } from './s3.js';
 import { maintenanceMigrations } from './maintenance.js';
 import { s3tablesMigrations } from './s3tables.js';
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ...ssmMigrations,
   ...stsMigrations,
   ...cloudformationMigrations,
+  ...ecrMigrations,
 ];

@@ -5,6 +5,7 @@
  * schema, given AWS-shaped ids and attributes, with nothing behind it.
  */
 import { cdkMetadata } from './cdk/metadata.js';
+import { ecrRepository } from './ecr/repository.js';
 import { cloudformationStack } from './cloudformation/stack.js';
 import { waitCondition } from './cloudformation/wait-condition.js';
 import { waitConditionHandle } from './cloudformation/wait-condition-handle.js';
@@ -25,6 +26,7 @@ const PROVIDERS: ReadonlyMap<string, ResourceProvider> = new Map(
     cloudformationStack,
     waitConditionHandle,
     waitCondition,
+    ecrRepository,
     s3Bucket,
     s3BucketPolicy,
     tableBucket,
