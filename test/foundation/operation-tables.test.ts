@@ -20,6 +20,7 @@ const SDKS: Record<ServiceId, string> = {
   cloudformation: '@aws-sdk/client-cloudformation',
   sts: '@aws-sdk/client-sts',
   ssm: '@aws-sdk/client-ssm',
+  ecr: '@aws-sdk/client-ecr',
 };
 
 /** Operations the vendored model and the installed SDK disagree on (the model is older). */
@@ -38,6 +39,10 @@ const DRIFT: Record<ServiceId, { modelOnly: string[]; sdkOnly: string[] }> = {
   s3tables: { modelOnly: [], sdkOnly: [] },
   cloudformation: { modelOnly: [], sdkOnly: ['RemoveAlias', 'SetAlias'] },
   sts: { modelOnly: [], sdkOnly: ['GetScopedCredentials'] },
+  ecr: {
+    modelOnly: [],
+    sdkOnly: ['DescribeReplicationBackfillResults', 'ListReplicationBackfills', 'StartReplicationBackfill', 'StopReplicationBackfill'],
+  },
   ssm: {
     modelOnly: [],
     sdkOnly: [

@@ -92,7 +92,7 @@ export function describeStackRefactor(ctx: Ctx, input: CFN.DescribeStackRefactor
   };
 }
 
-export async function executeStackRefactor(ctx: Ctx, input: CFN.ExecuteStackRefactorInput): Promise<CFN.ExecuteStackRefactorOutput> {
+export async function executeStackRefactor(ctx: Ctx, input: CFN.ExecuteStackRefactorInput): Promise<void> {
   checkInput('ExecuteStackRefactor', input);
   const { row, data } = find(ctx, input.StackRefactorId);
   const status = executionStatus(ctx, row, data);
@@ -112,7 +112,6 @@ export async function executeStackRefactor(ctx: Ctx, input: CFN.ExecuteStackRefa
     const reason = err instanceof Error ? err.message : String(err);
     records.updateRefactor(row.id, 'EXECUTE_FAILED', JSON.stringify({ ...data, executionStatusReason: reason }));
   }
-  return {};
 }
 
 const PAGE = 100;

@@ -14,6 +14,7 @@ import { dataOf, repo, repositoryArn, requireRepository, type RepositoryData } f
 import { checkInput, ecrErrors } from './errors.js';
 
 export { listImages, describeImages, batchGetImage, putImage, batchDeleteImage } from './images.js';
+export { repositoryArn } from './common.js';
 
 function shape(ctx: Ctx, row: RepositoryRow): ECR.Repository {
   const d = dataOf(row);

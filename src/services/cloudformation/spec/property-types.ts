@@ -31,6 +31,37 @@ export interface WaitConditionHandleProperties {
 
 }
 
+export interface RepositoryImageScanningConfiguration {
+  ScanOnPush?: boolean;
+}
+
+export interface RepositoryEncryptionConfiguration {
+  EncryptionType: "AES256" | "KMS" | "KMS_DSSE";
+  KmsKey?: string;
+}
+
+export interface RepositoryLifecyclePolicy {
+  LifecyclePolicyText?: string;
+  RegistryId?: string;
+}
+
+export interface RepositoryImageTagMutabilityExclusionFilter {
+  ImageTagMutabilityExclusionFilterType: "WILDCARD";
+  ImageTagMutabilityExclusionFilterValue: string;
+}
+
+export interface RepositoryProperties {
+  EmptyOnDelete?: boolean;
+  ImageScanningConfiguration?: RepositoryImageScanningConfiguration;
+  EncryptionConfiguration?: RepositoryEncryptionConfiguration;
+  RepositoryPolicyText?: unknown;
+  LifecyclePolicy?: RepositoryLifecyclePolicy;
+  RepositoryName?: string;
+  Tags?: Tag[];
+  ImageTagMutability?: "MUTABLE" | "IMMUTABLE" | "MUTABLE_WITH_EXCLUSION" | "IMMUTABLE_WITH_EXCLUSION";
+  ImageTagMutabilityExclusionFilters?: RepositoryImageTagMutabilityExclusionFilter[];
+}
+
 export interface BucketAccelerateConfiguration {
   AccelerationStatus: "Enabled" | "Suspended";
 }
@@ -622,6 +653,7 @@ export interface ResourceProperties {
   'AWS::CloudFormation::Stack': StackProperties;
   'AWS::CloudFormation::WaitCondition': WaitConditionProperties;
   'AWS::CloudFormation::WaitConditionHandle': WaitConditionHandleProperties;
+  'AWS::ECR::Repository': RepositoryProperties;
   'AWS::S3::Bucket': BucketProperties;
   'AWS::S3::BucketPolicy': BucketPolicyProperties;
   'AWS::S3Tables::Namespace': NamespaceProperties;
