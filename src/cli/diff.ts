@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { CliError, cloudFormationClient, explain } from './deploy.js';
+import { CliError, cloudFormationClient, explain } from './client.js';
 import { usageLine } from './help.js';
 
 /** The template a cloud assembly holds for `stackName` (by artifact id or stack name). */

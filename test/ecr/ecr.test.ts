@@ -36,6 +36,10 @@ function manifest(layer: string): string {
 
 const digestOf = (m: string) => `sha256:${createHash('sha256').update(m).digest('hex')}`;
 
+const LIFECYCLE = JSON.stringify({
+  rules: [{ rulePriority: 1, description: 'expire untagged', selection: { tagStatus: 'untagged', countType: 'sinceImagePushed', countUnit: 'days', countNumber: 14 }, action: { type: 'expire' } }],
+});
+
 describe('ECR', () => {
   it('keeps repositories and images as ECR does', async ({ server }) => {
     const ecr = new ECRClient({ ...server.clientConfig, maxAttempts: 1 });
@@ -94,8 +98,8 @@ describe('ECR', () => {
     ]);
     const noPolicy = await failure(ecr.send(new GetLifecyclePolicyCommand({ repositoryName: 'apps/web' })));
     expect(noPolicy.name).toBe('LifecyclePolicyNotFoundException');
-    await ecr.send(new PutLifecyclePolicyCommand({ repositoryName: 'apps/web', lifecyclePolicyText: '{"rules":[]}' }));
-    expect((await ecr.send(new GetLifecyclePolicyCommand({ repositoryName: 'apps/web' }))).lifecyclePolicyText).toBe('{"rules":[]}');
+    await ecr.send(new PutLifecyclePolicyCommand({ repositoryName: 'apps/web', lifecyclePolicyText: LIFECYCLE }));
+    expect((await ecr.send(new GetLifecyclePolicyCommand({ repositoryName: 'apps/web' }))).lifecyclePolicyText).toBe(LIFECYCLE);
 
     const notEmpty = await failure(ecr.send(new DeleteRepositoryCommand({ repositoryName: 'apps/web' })));
     expect(notEmpty.name).toBe('RepositoryNotEmptyException');
@@ -119,7 +123,7 @@ describe('ECR', () => {
             RepositoryName: 'stack-repo',
             ImageTagMutability: 'IMMUTABLE',
             ImageScanningConfiguration: { ScanOnPush: true },
-            LifecyclePolicy: { LifecyclePolicyText: '{"rules":[]}' },
+            LifecyclePolicy: { LifecyclePolicyText: LIFECYCLE },
             EmptyOnDelete: true,
           },
         },

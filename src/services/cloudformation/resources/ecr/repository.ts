@@ -74,9 +74,9 @@ export const ecrRepository: ResourceProvider = {
   },
 
   async update(rc, props, previous) {
-    const { props: p, old } = typedChange(rc, TYPE, props, previous);
-    const name = previous.state.physicalId;
     const { ctx } = rc;
+    const name = previous.state.physicalId;
+    const { props: p, old } = typedChange(rc, TYPE, props, previous);
     if (!same(old.ImageTagMutability, p.ImageTagMutability) || !same(old.ImageTagMutabilityExclusionFilters, p.ImageTagMutabilityExclusionFilters)) {
       ecr.putImageTagMutability(ctx, { repositoryName: name, imageTagMutability: (p.ImageTagMutability ?? 'MUTABLE') as ECR.ImageTagMutability });
     }

@@ -2,7 +2,7 @@
  * `AWS::SSM::Parameter` through the SSM Parameter Store provider the API serves. Ref is the name
  * (generated as `CFN-<logicalId>-<random>` when Name is absent, as CloudFormation does); GetAtt
  * gives Type, Value and Arn. Changing Name replaces the parameter (the engine decides that);
- * everything else is a new version written with Overwrite, and tag changes go through
+ * everything else is a new version written with Overwrite, and tag changes (alone: no new version) go through
  * Add/RemoveTagsToResource. A parameter that already exists outside the stack fails the create
  * with SSM's ParameterAlreadyExists message, as on AWS. The read handler (drift) and import go by
  * the name.
@@ -13,6 +13,7 @@ import { addTagsToResource, deleteParameter, getParameter, listTagsForResource, 
 import { describeParameters } from '../../../ssm/listing.js';
 import type { ParameterProperties } from '../../spec/property-types.js';
 import { unlessGone } from '../already-gone.js';
+import { same } from '../property-values.js';
 import { randomToken } from '../physical-names.js';
 import { typedChange, typedProperties } from '../typed-properties.js';
 import type { ResourceContext, ResourceProvider, ResourceState } from '../types.js';
@@ -57,7 +58,8 @@ export const ssmParameter: ResourceProvider = {
     const req = request(p);
     // A description removed from the template is cleared, as CloudFormation's update does.
     if (req.Description === undefined && old.Description !== undefined) req.Description = '';
-    putParameter(rc.ctx, { ...req, Name: name, Overwrite: true });
+    // A change of tags alone (stack tags, a refactor's system tags) writes no new version.
+    if (!same(request(old), request(p))) putParameter(rc.ctx, { ...req, Name: name, Overwrite: true });
     const before = old.Tags ?? {};
     const after = p.Tags ?? {};
     const removed = Object.keys(before).filter((k) => !(k in after));
