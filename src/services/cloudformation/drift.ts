@@ -89,7 +89,12 @@ export async function checkResource(ctx: Ctx, stack: StackRow, row: ResourceRow,
   const tagProp = resourceType(row.type)?.tag?.[0];
   let expected = version.props;
   if (tagProp && (expected[tagProp] !== undefined || version.stackTags?.length)) expected = mergeTags(row.type, expected, version.stackTags);
-  expected = Object.fromEntries(Object.entries(expected).filter(([k, v]) => v !== undefined && !provider.writeOnly?.includes(k)));
+  // Only properties the schema lets a template set are compared: read-only ones (the spec's
+  // attributes) never are, nor write-only ones, which a read handler cannot return.
+  const settable = resourceType(row.type)?.p ?? {};
+  expected = Object.fromEntries(
+    Object.entries(expected).filter(([k, v]) => v !== undefined && Object.hasOwn(settable, k) && !provider.writeOnly?.includes(k)),
+  );
   const actual: Record<string, unknown> = {};
   for (const k of Object.keys(expected)) {
     // System tags (aws:…) are CloudFormation's, never part of what a template can expect.

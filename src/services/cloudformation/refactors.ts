@@ -18,6 +18,7 @@ import { cfnRecords } from './engine/records.js';
 import { fingerprint, planRefactor, type RefactorMove, type RefactorStack } from './engine/refactor-plan.js';
 import { runRefactor } from './engine/refactor-run.js';
 import { isBusy } from './engine/stack-queue.js';
+import { hasSystemTags } from './engine/stack-tags.js';
 import { cfnRepo, versionOf } from './engine/state.js';
 import { resourceType } from './spec/resource-types.js';
 
@@ -30,8 +31,7 @@ interface RefactorData {
   moves: RefactorMove[];
 }
 
-/** Types whose schema has CloudFormation's system tags (engine/stack-tags.ts): a move rewrites them. */
-const SYSTEM_TAGGED = new Set(['AWS::S3::Bucket', 'AWS::SSM::Parameter']);
+/** CloudFormation's system tags (engine/stack-tags.ts), which a move rewrites. */
 const SYSTEM_TAG_KEYS = ['aws:cloudformation:stack-name', 'aws:cloudformation:logical-id', 'aws:cloudformation:stack-id'];
 
 function notFound(): AwsError {
@@ -157,7 +157,7 @@ function moveAction(ctx: Ctx, data: RefactorData, m: RefactorMove): CFN.StackRef
   const row = cfnRepo(ctx).getResource(m.from.stackId, m.from.logicalId) ?? cfnRepo(ctx).getResource(m.to.stackId, m.to.logicalId);
   const props = row ? versionOf(row).props : {};
   const identifier = idProps.length === 1 ? `${idProps[0]}=${String(props[idProps[0]!] ?? m.physicalId)}` : m.physicalId;
-  const tagged = SYSTEM_TAGGED.has(m.type);
+  const tagged = hasSystemTags(m.type);
   return {
     Action: 'MOVE',
     Entity: 'RESOURCE',
