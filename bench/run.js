@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 // The SDK's notice about Node 20 support would interleave with the figures.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const MODULES = ['startup', 'log', 's3', 's3tables', 'iceberg', 'maintenance', 'cloudformation', 'cdk'];
+const MODULES = ['startup', 'log', 's3', 's3tables', 'iceberg', 'maintenance', 'cloudformation', 'cdk', 'dashboard'];
 const only = process.argv.slice(2);
 const rows = [];
 const report = (row) => {

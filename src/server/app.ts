@@ -1,7 +1,8 @@
 /**
  * The HTTP front: one fastify instance with a single catch-all route answered in its onRequest
  * hook, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
- * (health, reset, metrics, the clock and table maintenance), and everything else handed to the
+ * (health, reset, metrics, the clock and table maintenance, the dashboard under `/_overcast/ui`, to
+ * which a browser's `GET /` is redirected), and everything else handed to the
  * dispatcher as a framework-neutral WireRequest. Errors outside the codecs (a malformed URL, a
  * header section too large, an uncaught failure) are answered in the shape of the service the
  * request names (early-errors.ts).
@@ -15,6 +16,7 @@ import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js
 import { scopeFromAuthorization } from '../wire/sigv4.js';
 import { ICEBERG_CATALOG, SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
+import { closeStreams } from '../dashboard/open-streams.js';
 
 export interface AppHooks {
   /** POST /_overcast/reset */
@@ -57,6 +59,15 @@ async function readSmallBody(request: FastifyRequest): Promise<string> {
     size += (chunk as Buffer).length;
   }
   return Buffer.concat(chunks).toString('utf8').slice(0, 65_536);
+}
+
+/**
+ * A person's browser asking for `/`: it accepts HTML and sends no AWS signature. SDKs and the CLI
+ * sign (ListBuckets), and plain HTTP clients do not ask for HTML, so they still reach S3.
+ */
+function fromBrowser(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && request.headers.authorization === undefined;
 }
 
 export function health(rt: Runtime): object {
@@ -104,6 +115,10 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
       const res = await dispatcher.handle({ ...wire, rawPath: wire.rawPath.slice('/_overcast'.length) }, ICEBERG_CATALOG);
       return send(reply, res);
     }
+    if (url === '/_overcast/ui' || url.startsWith('/_overcast/ui/') || url.startsWith('/_overcast/ui?')) {
+      const { handleDashboard } = await import('../dashboard/routes.js');
+      return handleDashboard(rt, hooks, request, reply);
+    }
     if (url.startsWith('/_overcast/')) {
       const path = url.split('?')[0];
       if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
@@ -123,6 +138,9 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
         if (res) return reply.code(res.status).header('content-type', 'application/json').send(JSON.stringify(res.body));
       }
       return reply.code(404).header('content-type', 'application/json').send('{"message":"not found"}');
+    }
+    if (url === '/' && request.method === 'GET' && fromBrowser(request)) {
+      return reply.code(302).header('location', '/_overcast/ui/').send();
     }
     const started = performance.now();
     const res = await dispatcher.handle(toWireRequest(request));
@@ -144,6 +162,12 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
 
   // Methods fastify does not route (PROPFIND, SEARCH, …) reach the services too, not fastify's 404 page.
   app.setNotFoundHandler((request, reply) => answer(request, reply));
+
+  // Open dashboard event streams never end by themselves; the server's close would wait for them.
+  app.addHook('preClose', (done) => {
+    closeStreams(rt);
+    done();
+  });
 
   app.setErrorHandler(async (error, request, reply) => {
     rt.log.error('unhandled error', error);

@@ -270,6 +270,13 @@ export class CloudFormationRepo {
       .all(stackId, before, limit) as EventRow[];
   }
 
+  /** Events of a stack, oldest first, after sequence `after` (exclusive): what a live view has not seen. */
+  eventsAfter(stackId: string, after: number, limit: number): EventRow[] {
+    return this.store
+      .stmt('SELECT * FROM cfn_events WHERE stack_id = ? AND seq > ? ORDER BY seq LIMIT CAST(? AS INTEGER)')
+      .all(stackId, after, limit) as EventRow[];
+  }
+
   lastEventTs(stackId: string): number {
     const row = this.store
       .stmt('SELECT ts FROM cfn_events WHERE stack_id = ? ORDER BY seq DESC LIMIT 1')

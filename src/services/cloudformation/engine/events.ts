@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CloudFormationRepo, EventRow } from '../../../store/cloudformation-repo.js';
+import { stackEventRecorded } from './event-feed.js';
 
 export interface EventInput {
   logicalId: string;
@@ -61,6 +62,7 @@ export class EventLog {
       properties: e.properties === undefined ? null : JSON.stringify(e.properties),
     };
     this.repo.insertEvent(row);
+    stackEventRecorded(this.stackId);
     return ts;
   }
 
