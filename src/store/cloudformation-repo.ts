@@ -1,6 +1,7 @@
 /**
  * CloudFormation's rows: typed reads and writes of stacks, resources, events, change sets, exports
- * and imports over the metadata store (drift detections and stack refactors: cloudformation-records-repo.ts). Every lookup is by key or index; listings are index range
+ * and imports over the metadata store (drift detections and stack refactors:
+ * cloudformation-records-repo.ts). Every lookup is by key or index; listings are index range
  * scans that start after the last row returned (stacks and change sets by sequence, events newest
  * first by sequence, exports by name), so a page costs the page. JSON documents travel as text;
  * the service layer gives them their types.

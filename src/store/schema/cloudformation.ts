@@ -2,9 +2,9 @@
  * CloudFormation's tables: stacks (one row per stack id; a live name is unique per account and
  * region while deleted stacks stay readable by id), their resources (the persisted truth about
  * which physical resources exist, plus the journal of the running operation so a restart can roll
- * back or finish it), events (append-only, read newest first), change sets, and the exports and
- * imports of each account and region, drift detections and stack refactors. Large texts (templates, JSON documents) are the last columns
- * so listings never read them.
+ * back or finish it), events (append-only, read newest first), change sets, the exports and
+ * imports of each account and region, drift detections and stack refactors. Large texts
+ * (templates, JSON documents) are the last columns so listings never read them.
  */
 import type { Migration } from '../database.js';
 
