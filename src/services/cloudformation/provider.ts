@@ -1,6 +1,7 @@
 /**
  * The CloudFormation provider: every action as a plain typed function `(ctx, input) → output`,
- * gathered from the modules that implement them (stacks, change sets, reads, templates, exports, drift, refactors).
+ * gathered from the modules that implement them (stacks, change sets, reads, templates, exports,
+ * drift, refactors).
  */
 export {
   createStack,

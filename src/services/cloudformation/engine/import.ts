@@ -5,8 +5,8 @@
  * as IMPORT_IN_PROGRESS → IMPORT_COMPLETE. A failed import rolls back to the previous template
  * (IMPORT_ROLLBACK_IN_PROGRESS → IMPORT_ROLLBACK_COMPLETE) and forgets the resources it adopted,
  * which stay where they are, as AWS's rollback "goes back to the previous template, not to the
- * resources' actual configuration" (start.ts starts it). Types Overcast only stores are adopted as stored (nothing to
- * find), except in `--strict-resources` mode.
+ * resources' actual configuration" (start.ts starts it). Types Overcast only stores are adopted
+ * as stored (nothing to find), except in `--strict-resources` mode.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
 import { providerFor } from '../resources/registry.js';

@@ -1,8 +1,8 @@
 /**
  * Finishing what a restart interrupted, from the persisted rows and journals: an interrupted
  * create is rolled back (or left CREATE_FAILED when rollback was disabled), an interrupted update
- * rolled back, an interrupted import rolled back, a delete, a rollback or a cleanup carried on. Nested stacks go before their
- * parents, so a parent's rollback finds its children settled.
+ * or import rolled back, a delete, a rollback or a cleanup carried on. Nested stacks go before
+ * their parents, so a parent's rollback finds its children settled.
  */
 import type { Runtime } from '../../../runtime/runtime.js';
 import type { StackSummaryRow } from '../../../store/cloudformation-repo.js';

@@ -2,8 +2,8 @@
  * Starting stack operations from the API, once the request's own checks passed (a create's or an
  * update's template is prepared first, deployment.ts): the stack's new `*_IN_PROGRESS` status and
  * its event, then the operation itself in the background right after the response, queued behind
- * any other operation of the same stack. An import change set runs through the same deploy. The operations are quick, so the client's first poll
- * normally sees a terminal status.
+ * any other operation of the same stack; an import change set runs through the same deploy. The
+ * operations are quick, so the client's first poll normally sees a terminal status.
  */
 import type { Ctx } from '../../../runtime/runtime.js';
 import type { StackRow } from '../../../store/cloudformation-repo.js';

@@ -2,10 +2,10 @@
  * `AWS::SSM::Parameter` through the SSM Parameter Store provider the API serves. Ref is the name
  * (generated as `CFN-<logicalId>-<random>` when Name is absent, as CloudFormation does); GetAtt
  * gives Type, Value and Arn. Changing Name replaces the parameter (the engine decides that);
- * everything else is a new version written with Overwrite, and tag changes (alone: no new version) go through
- * Add/RemoveTagsToResource. A parameter that already exists outside the stack fails the create
- * with SSM's ParameterAlreadyExists message, as on AWS. The read handler (drift) and import go by
- * the name.
+ * everything else is a new version written with Overwrite, and tag changes (alone: no new
+ * version) go through Add/RemoveTagsToResource. A parameter that already exists outside the stack
+ * fails the create with SSM's ParameterAlreadyExists message, as on AWS. The read handler (drift)
+ * and import go by the name.
  */
 import type * as SSM from '@aws-sdk/client-ssm';
 import { parameterArn } from '../../../ssm/naming.js';
