@@ -16,6 +16,7 @@ const SERVICES = [
   { id: 'sts', sdk: '@aws-sdk/client-sts', name: 'Sts' },
   { id: 'ssm', sdk: '@aws-sdk/client-ssm', name: 'Ssm' },
   { id: 'lambda', sdk: '@aws-sdk/client-lambda', name: 'Lambda' },
+  { id: 'ecr', sdk: '@aws-sdk/client-ecr', name: 'Ecr' },
 ];
 
 /** The member of `shape` that is its streaming payload (S3's object bodies), if any. */

@@ -14,6 +14,7 @@ export const RUN_TYPES = [
   'AWS::CloudFormation::Stack',
   'AWS::CloudFormation::WaitCondition',
   'AWS::CloudFormation::WaitConditionHandle',
+  'AWS::ECR::Repository',
   'AWS::Lambda::Alias',
   'AWS::Lambda::Function',
   'AWS::Lambda::Permission',

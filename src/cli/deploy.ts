@@ -1,59 +1,21 @@
 /**
  * `overcast deploy <template> --stack-name NAME [--parameter K=V …] [--no-rollback]`: the one
  * deploy flow (src/deploy/flow.ts) over the CloudFormation API of a running Overcast (endpoint
- * from AWS_ENDPOINT_URL), printing the stack's events as resources move — one line per event, like
- * the CDK's progress display — and then the outputs. Also home to what `overcast destroy` shares:
+ * from AWS_ENDPOINT_URL), printing first what an update changes (the diff `overcast diff`
+ * prints), then the stack's events as resources move — one line per event, like the CDK's
+ * progress display — and then the outputs. Also home to what `overcast destroy` shares:
  * the client settings, the event watcher and the failure summary.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { CloudFormationClient, Stack, StackEvent } from '@aws-sdk/client-cloudformation';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../config.js';
 import { deploy as deployFlow, type StackActions, type TemplateInput } from '../deploy/flow.js';
 import { accountFromAccessKey } from '../wire/sigv4.js';
+import { CliError, clientSettings, cloudFormationClient, endpointOf, explain } from './client.js';
 import { usageLine } from './help.js';
 
-/** A failure the command reports as `overcast <command>: message` with exit code 1. */
-export class CliError extends Error {}
-
-export function endpointOf(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.AWS_ENDPOINT_URL || `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
-}
-
-/** SDK client settings for the running Overcast (credentials from the environment, else test/test). */
-function clientSettings(env: NodeJS.ProcessEnv) {
-  // The SDK's notice about future Node versions is noise in a local tool's output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const hasKeys = Boolean(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY);
-  return {
-    endpoint: endpointOf(env),
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
-    credentials: {
-      accessKeyId: hasKeys ? env.AWS_ACCESS_KEY_ID! : 'test',
-      secretAccessKey: hasKeys ? env.AWS_SECRET_ACCESS_KEY! : 'test',
-      ...(hasKeys && env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
-    },
-    maxAttempts: 2,
-  };
-}
-
-/** A CloudFormation client for the running Overcast. */
-export async function cloudFormationClient(env: NodeJS.ProcessEnv = process.env): Promise<CloudFormationClient> {
-  const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
-  const settings = clientSettings(env);
-  return new CloudFormationClient({ ...settings, endpoint: env.AWS_ENDPOINT_URL_CLOUDFORMATION || settings.endpoint });
-}
-
-/** Turns the SDK's errors into one readable line (connection refused → is Overcast running?). */
-export function explain(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
-  const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };
-  const code = e.code ?? e.cause?.code;
-  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(e.message ?? '')) {
-    return `cannot reach Overcast at ${endpointOf(env)} (start it with: overcast start)`;
-  }
-  return e.message ?? String(err);
-}
+export { CliError, cloudFormationClient, endpointOf, explain };
 
 const useColor = process.stdout.isTTY === true && !process.env.NO_COLOR;
 
@@ -237,12 +199,31 @@ async function templateOf(template: string): Promise<TemplateInput> {
   }
 }
 
+/** Before an existing stack is updated: what changes, as `overcast diff` (and `cdk deploy`) show it. */
+async function showDiff(cfn: CloudFormationClient, stackName: string, template: TemplateInput, out: (line: string) => void): Promise<void> {
+  if (!('text' in template)) return;
+  const { DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
+  let status: string | undefined;
+  try {
+    status = (await cfn.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks?.[0]?.StackStatus;
+  } catch (err) {
+    if (/does not exist/.test((err as Error).message)) return;
+    throw err;
+  }
+  if (!status || ['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'REVIEW_IN_PROGRESS'].includes(status)) return;
+  const { stackDiff } = await import('./diff.js');
+  const d = await stackDiff(cfn, stackName, template.text);
+  if (d.differs) for (const line of d.text.trimEnd().split('\n')) out(line);
+}
+
 /** Runs the deploy; returns the exit code. */
 export async function runDeploy(args: DeployArgs, out: (line: string) => void): Promise<number> {
   const cfn = await cloudFormationClient();
+  const template = await templateOf(args.template);
+  await showDiff(cfn, args.stackName, template, out);
   const outcome = await deployFlow(
     await apiActions(cfn, args.stackName, out),
-    { stackName: args.stackName, template: await templateOf(args.template), parameters: args.parameters, disableRollback: args.disableRollback },
+    { stackName: args.stackName, template, parameters: args.parameters, disableRollback: args.disableRollback },
     { note: out },
   );
   switch (outcome.kind) {

@@ -65,7 +65,8 @@ Options:
 const DEPLOY = `Usage: overcast deploy TEMPLATE --stack-name NAME [options]
 
 Creates or updates a stack on a running Overcast (AWS_ENDPOINT_URL, default
-http://127.0.0.1:4566), prints its events as resources move, then its outputs. TEMPLATE is a
+http://127.0.0.1:4566); before an update prints what changes (as overcast diff), then the
+stack's events as resources move, then its outputs. TEMPLATE is a
 JSON or YAML file, or s3://BUCKET/KEY for templates over 51,200 bytes.
 
 Options:
@@ -75,6 +76,20 @@ Options:
                            their previous values, else their defaults)
   --no-rollback            leave a failed stack as it is instead of rolling back
   -h, --help               show this help
+`;
+
+const DIFF = `Usage: overcast diff TEMPLATE --stack-name NAME
+
+Shows how TEMPLATE differs from the stack deployed on a running Overcast (AWS_ENDPOINT_URL,
+default http://127.0.0.1:4566), as \`cdk diff\` shows it (the same library, IAM and
+security-group tables included). TEMPLATE is a JSON or YAML file, or a CDK app's cloud assembly
+directory (cdk.out). A stack that does not exist compares against an empty template.
+
+Exit code: 0 no differences, 1 differences, 2 an error.
+
+Options:
+  --stack-name NAME   the deployed stack (required)
+  -h, --help          show this help
 `;
 
 const DESTROY = `Usage: overcast destroy NAME
@@ -129,6 +144,7 @@ export const COMMAND_HELP: Record<string, string> = {
   start: START,
   env: ENV,
   deploy: DEPLOY,
+  diff: DIFF,
   destroy: DESTROY,
   stacks: STACKS,
   reset: RESET,
@@ -147,7 +163,8 @@ Commands:
   env                print the exports that point AWS clients at it: eval "$(overcast env)"
 
   These talk to a running Overcast at AWS_ENDPOINT_URL (default http://127.0.0.1:4566):
-  deploy TEMPLATE    create or update a stack, showing its events, then its outputs
+  deploy TEMPLATE    create or update a stack, showing what changes, its events, then its outputs
+  diff TEMPLATE      show how a template (or cdk.out) differs from a deployed stack
   destroy NAME       delete a stack, showing its events
   stacks             list stacks and their statuses
   reset              wipe all state of the running server

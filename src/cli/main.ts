@@ -40,6 +40,8 @@ export async function main(argv: string[]): Promise<void> {
       return (await import('./env.js')).env(rest);
     case 'deploy':
       return (await import('./deploy.js')).deploy(rest);
+    case 'diff':
+      return (await import('./diff.js')).diff(rest);
     case 'destroy':
       return (await import('./destroy.js')).destroy(rest);
     case 'stacks':

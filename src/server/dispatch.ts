@@ -4,11 +4,12 @@
  * operation and build its input, calls the provider, and renders the output or error in that
  * service's protocol. Unsigned requests go to S3. Anything a provider throws that is not an
  * AwsError is logged and answered as the protocol's internal error (500), never a crash. Every
- * answer makes one line of the request log (see log.ts).
+ * answer makes one line of the request log (see log.ts); a request for a service Overcast does not
+ * emulate also a warning naming the service, the action and the caller.
  */
 import { randomUUID } from 'node:crypto';
 import { AwsError, isAwsError, operationNotImplemented, serviceNotEmulated } from '../wire/errors.js';
-import type { WireRequest, WireResponse } from '../wire/http.js';
+import { header, readBody, type WireRequest, type WireResponse } from '../wire/http.js';
 import { escapeXml } from '../wire/xml.js';
 import {
   accessKeyFromV2,
@@ -50,6 +51,27 @@ export function identify(req: WireRequest): Identity {
     return { service: 'sts', accessKeyId: '', account: accountFromAccessKey(undefined), region: DEFAULT_REGION };
   }
   return { service: 's3', accessKeyId: v2 ?? '', account: accountFromAccessKey(v2), region: DEFAULT_REGION };
+}
+
+/**
+ * The action a request for a service Overcast does not emulate asks for, for the log: the JSON
+ * protocols' X-Amz-Target, the query protocol's Action (query string or form body), else the
+ * method and path of a REST call.
+ */
+async function requestedAction(req: WireRequest): Promise<string> {
+  const target = header(req, 'x-amz-target');
+  if (target) return target.slice(target.lastIndexOf('.') + 1);
+  const inQuery = req.query.find(([k]) => k === 'Action')?.[1];
+  if (inQuery) return inQuery;
+  if (/x-www-form-urlencoded/i.test(header(req, 'content-type') ?? '')) {
+    try {
+      const form = new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'));
+      if (form.get('Action')) return form.get('Action')!;
+    } catch {
+      // an unreadable body: the method and path say enough
+    }
+  }
+  return `${req.method} ${req.rawPath}`;
 }
 
 /** An error for a request that reached no service, in a shape both JSON and XML clients read. */
@@ -112,7 +134,15 @@ export class Dispatcher {
     const service = direct ?? serviceForRequest(who.service, req.rawPath);
     if (!service) {
       const err = serviceNotEmulated(who.service, SERVICES.map((s) => s.signingName));
-      this.logRequest(who.service, '?', err.status, started, requestId, err);
+      const action = await requestedAction(req);
+      const caller = `${who.account}${who.accessKeyId ? ` (access key ${who.accessKeyId})` : ''}`;
+      this.rt.log.warn(`request for ${who.service}, which Overcast does not emulate: ${action} from ${caller}`, {
+        service: who.service,
+        action,
+        account: who.account,
+        accessKeyId: who.accessKeyId,
+      });
+      this.logRequest(who.service, action, err.status, started, requestId, err);
       return unroutable(err, requestId, req);
     }
     const routes = await this.routesOf(service);

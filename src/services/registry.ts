@@ -35,6 +35,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
   { id: 'sts', signingName: 'sts', load: async () => (await import('./sts/routes.js')).routes },
   { id: 'ssm', signingName: 'ssm', load: async () => (await import('./ssm/routes.js')).routes },
   { id: 'lambda', signingName: 'lambda', load: async () => (await import('./lambda/routes.js')).routes },
+  { id: 'ecr', signingName: 'ecr', load: async () => (await import('./ecr/routes.js')).routes },
 ];
 
 /**

@@ -1,6 +1,7 @@
 /**
  * CloudFormation's rows: typed reads and writes of stacks, resources, events, change sets, exports
- * and imports over the metadata store. Every lookup is by key or index; listings are index range
+ * and imports over the metadata store (drift detections and stack refactors:
+ * cloudformation-records-repo.ts). Every lookup is by key or index; listings are index range
  * scans that start after the last row returned (stacks and change sets by sequence, events newest
  * first by sequence, exports by name), so a page costs the page. JSON documents travel as text;
  * the service layer gives them their types.
@@ -24,6 +25,8 @@ export interface StackRow {
   data: string;
   op: string | null;
   template: string | null;
+  /** The latest drift check (JSON), null before any. */
+  drift?: string | null;
 }
 
 export type StackSummaryRow = Omit<StackRow, 'data' | 'op' | 'template'>;
@@ -39,6 +42,8 @@ export interface ResourceRow {
   updated_at: number;
   data: string;
   pending: string | null;
+  /** The latest drift check of the resource (JSON), null before any. */
+  drift?: string | null;
 }
 
 export interface EventRow {
@@ -80,7 +85,7 @@ export interface ExportRow {
 }
 
 const STACK_SUMMARY_COLUMNS =
-  'seq, id, account, region, name, status, status_reason, created_at, updated_at, deleted_at, parent_id, root_id, description';
+  'seq, id, account, region, name, status, status_reason, created_at, updated_at, deleted_at, parent_id, root_id, description, drift';
 
 const CHANGE_SET_SUMMARY_COLUMNS = 'seq, id, stack_id, name, created_at, status, execution_status, status_reason';
 
@@ -329,6 +334,24 @@ export class CloudFormationRepo {
 
   deleteChangeSetsOfStack(stackId: string): void {
     this.store.stmt('DELETE FROM cfn_change_sets WHERE stack_id = ?').run(stackId);
+  }
+
+  /** Moves a resource row to another stack and/or logical id (a stack refactor), drift record and all. */
+  moveResource(stackId: string, logicalId: string, toStackId: string, toLogicalId: string, seq: number): void {
+    this.store
+      .stmt('UPDATE cfn_resources SET stack_id = ?, logical_id = ?, seq = ? WHERE stack_id = ? AND logical_id = ?')
+      .run(toStackId, toLogicalId, seq, stackId, logicalId);
+  }
+
+  setResourceDrift(stackId: string, logicalId: string, drift: string): void {
+    this.store.stmt('UPDATE cfn_resources SET drift = ? WHERE stack_id = ? AND logical_id = ?').run(drift, stackId, logicalId);
+  }
+
+  /** Resources of a stack that have a drift record, in order, after sequence `after`. */
+  listDriftedResources(stackId: string, after: number, limit: number): ResourceRow[] {
+    return this.store
+      .stmt('SELECT * FROM cfn_resources WHERE stack_id = ? AND seq > ? AND drift IS NOT NULL ORDER BY seq LIMIT CAST(? AS INTEGER)')
+      .all(stackId, after, limit) as ResourceRow[];
   }
 
   // ---- exports and imports

@@ -98,6 +98,9 @@ function scalar(shape: Shape, text: string, path: string): unknown {
       if (text.trim() === '' || Number.isNaN(n)) {
         throw new AwsError('ValidationError', `Value '${text}' at '${path}' failed to satisfy constraint: Member must be a number`, 400);
       }
+      if ((shape.type === 'integer' || shape.type === 'long') && !Number.isInteger(n)) {
+        throw new AwsError('ValidationError', `Value '${text}' at '${path}' failed to satisfy constraint: Member must be an integer`, 400);
+      }
       return n;
     }
     case 'boolean':

@@ -56,7 +56,7 @@ describe('overcast CLI', () => {
   it('fails on an unknown command with exit code 2 and one line naming the commands', async () => {
     await expect(run(process.execPath, [BIN, 'frobnicate'])).rejects.toMatchObject({
       code: 2,
-      stderr: "overcast: unknown command 'frobnicate'. Commands: start, env, deploy, destroy, stacks, reset, clock, maintenance. See: overcast --help\n",
+      stderr: "overcast: unknown command 'frobnicate'. Commands: start, env, deploy, diff, destroy, stacks, reset, clock, maintenance. See: overcast --help\n",
     });
   });
 
@@ -65,6 +65,7 @@ describe('overcast CLI', () => {
       start: ['Usage: overcast start', '--port PORT', 'OVERCAST_PORT', '--data-dir DIR', '--log-format', '--in-memory'],
       env: ['Usage: eval "$(overcast env', '--port PORT', '--force'],
       deploy: ['Usage: overcast deploy TEMPLATE --stack-name NAME', '--parameter', '--no-rollback'],
+      diff: ['Usage: overcast diff TEMPLATE --stack-name NAME', 'cdk.out', 'Exit code'],
       destroy: ['Usage: overcast destroy NAME'],
       stacks: ['Usage: overcast stacks [--all]'],
       reset: ['Usage: overcast reset'],

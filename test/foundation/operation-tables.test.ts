@@ -21,6 +21,7 @@ const SDKS: Record<ServiceId, string> = {
   sts: '@aws-sdk/client-sts',
   ssm: '@aws-sdk/client-ssm',
   lambda: '@aws-sdk/client-lambda',
+  ecr: '@aws-sdk/client-ecr',
 };
 
 /** Operations the vendored model and the installed SDK disagree on (the model is older). */
@@ -39,6 +40,10 @@ const DRIFT: Record<ServiceId, { modelOnly: string[]; sdkOnly: string[] }> = {
   s3tables: { modelOnly: [], sdkOnly: [] },
   cloudformation: { modelOnly: [], sdkOnly: ['RemoveAlias', 'SetAlias'] },
   sts: { modelOnly: [], sdkOnly: ['GetScopedCredentials'] },
+  ecr: {
+    modelOnly: [],
+    sdkOnly: ['DescribeReplicationBackfillResults', 'ListReplicationBackfills', 'StartReplicationBackfill', 'StopReplicationBackfill'],
+  },
   ssm: {
     modelOnly: [],
     sdkOnly: [

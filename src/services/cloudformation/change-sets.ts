@@ -4,7 +4,8 @@
  * ExecuteChangeSet (runs the stack operation; the stack's change sets then disappear, as the CDK
  * expects), DeleteChangeSet (a missing name on an existing stack succeeds) and ListChangeSets.
  * Changes are computed while CreateChangeSet runs, so the first DescribeChangeSet already says
- * CREATE_COMPLETE — or FAILED with AWS's "didn't contain changes" reason.
+ * CREATE_COMPLETE — or FAILED with AWS's "didn't contain changes" reason. IMPORT change sets and
+ * ImportExistingResources are planned by engine/import-plan.ts.
  *
  * createChangeSet is one long function on purpose: its checks run in AWS's order, which reads best
  * top to bottom.
@@ -18,7 +19,8 @@ import { EventLog } from './engine/events.js';
 import { settled } from './engine/stack-queue.js';
 import { toChange, type ResourcePlan } from './engine/plan.js';
 import { newJournal, prepareDeployment } from './engine/deployment.js';
-import { startCreate, startUpdate } from './engine/start.js';
+import { startCreate, startImport, startUpdate } from './engine/start.js';
+import { autoImport, planImport } from './engine/import-plan.js';
 import { parameterInputs, requestedSettings } from './requests/inputs.js';
 import { decodeToken, encodeToken, findStack, isNumberCursor } from './requests/lookup.js';
 import { changeSetArn, isArn, stackArn } from './engine/arns.js';
@@ -28,7 +30,7 @@ import { cfnRepo, emptyStackData, sameSettings, stackData, UPDATABLE, type Stack
 import { templateText } from './engine/template-source.js';
 
 interface ChangeSetData {
-  type: 'CREATE' | 'UPDATE';
+  type: 'CREATE' | 'UPDATE' | 'IMPORT';
   description?: string;
   parameters: StoredParameter[];
   settings: Omit<StackData, 'parameters' | 'outputs'>;
@@ -69,7 +71,8 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
   if (!name) throw validation("1 validation error detected: Value null at 'changeSetName' failed to satisfy constraint: Member must not be null");
   checkChangeSetName(name);
   const type = input.ChangeSetType ?? 'UPDATE';
-  if (type === 'IMPORT') throw validation('Overcast does not support resource import change sets (ChangeSetType IMPORT).');
+  // [INF] AWS's wording for ResourcesToImport on another type is not documented.
+  if (type !== 'IMPORT' && input.ResourcesToImport?.length) throw validation('ResourcesToImport can only be specified for a change set of type IMPORT.');
   if (input.OnStackFailure === 'DELETE' && type !== 'CREATE') {
     throw validation('OnStackFailure DELETE is only supported for a change set of type CREATE.');
   }
@@ -78,7 +81,10 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
   if (stack) await settled(ctx.rt, stack.id);
   stack = findStack(ctx, stackName);
   if (stack?.deleted_at !== null && stack?.deleted_at !== undefined) stack = undefined;
-  if (type === 'CREATE') {
+  if (type === 'IMPORT' && (!stack || stack.status === 'REVIEW_IN_PROGRESS')) {
+    // An import may create its stack from existing resources.
+    if (!isArn(stackName)) checkStackName(stackName);
+  } else if (type === 'CREATE') {
     if (!isArn(stackName)) checkStackName(stackName);
     if (stack && stack.status !== 'REVIEW_IN_PROGRESS') {
       throw validation(`Stack [${stackName}] already exists and cannot be created again with the changeSet [${name}].`);
@@ -115,12 +121,18 @@ export async function createChangeSet(ctx: Ctx, input: CFN.CreateChangeSetInput)
   });
   let changes: ResourcePlan[] = [];
   let failure: string | undefined;
-  try {
-    const c = computeChanges(ctx, before ? stack : undefined, d);
-    changes = c.resources;
-    if (before && changes.length === 0 && !c.outputsChanged && sameSettings(before, d.data)) failure = NO_CHANGES_REASON;
-  } catch (err) {
-    failure = err instanceof Error ? err.message : String(err);
+  const where = { stackName: stack?.name ?? stackName, stackId };
+  if (type === 'IMPORT') {
+    changes = await planImport(ctx, where, before ? stack : undefined, d, input.ResourcesToImport, computeChanges(ctx, before ? stack : undefined, d));
+  } else {
+    try {
+      const c = computeChanges(ctx, before ? stack : undefined, d);
+      changes = c.resources;
+      if (before && changes.length === 0 && !c.outputsChanged && sameSettings(before, d.data)) failure = NO_CHANGES_REASON;
+      if (!failure && input.ImportExistingResources) failure = await autoImport(ctx, where, d, changes);
+    } catch (err) {
+      failure = err instanceof Error ? err.message : String(err);
+    }
   }
   const id = changeSetArn(ctx, name);
   const now = Date.now();
@@ -222,9 +234,11 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
   if (input.DisableRollback !== undefined && data.onStackFailure !== undefined) {
     throw validation('You cannot specify both DisableRollback and OnStackFailure.');
   }
-  if (data.type === 'CREATE' && stack.status !== 'REVIEW_IN_PROGRESS') throw cfnErrors.cannotUpdate(stack.id, stack.status);
-  if (data.type === 'UPDATE' && !UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
-  const before = data.type === 'UPDATE' ? stackData(stack) : undefined;
+  const fresh = stack.status === 'REVIEW_IN_PROGRESS';
+  if (data.type === 'CREATE' && !fresh) throw cfnErrors.cannotUpdate(stack.id, stack.status);
+  if (data.type !== 'CREATE' && !fresh && !UPDATABLE.has(stack.status)) throw cfnErrors.cannotUpdate(stack.id, stack.status);
+  if (data.type === 'UPDATE' && fresh) throw cfnErrors.cannotUpdate(stack.id, stack.status);
+  const before = fresh ? undefined : stackData(stack);
   const d = prepareDeployment(ctx, {
     stackName: stack.name,
     stackId: stack.id,
@@ -235,6 +249,8 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
     viaChangeSet: true,
     settings: { ...data.settings, changeSetId: cs.id },
   });
+  const imports = data.changes.filter((c) => c.action === 'Import' && c.identifier);
+  if (imports.length) d.adopt = Object.fromEntries(imports.map((c) => [c.logicalId, c.identifier!]));
   const disableRollback = input.DisableRollback === true || data.onStackFailure === 'DO_NOTHING';
   const journal = newJournal(data.type, {
     ...(input.ClientRequestToken ? { token: input.ClientRequestToken } : {}),
@@ -260,6 +276,9 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
       new EventLog(repo, stack.id, stack.name, journal.token, journal.id).stack('CREATE_IN_PROGRESS', 'User Initiated');
     });
     void startCreate(ctx, stack, d, journal);
+  } else if (data.type === 'IMPORT') {
+    d.data.lastOperation = { id: journal.id, type: 'IMPORT_STACK' };
+    void startImport(ctx, stack, d, journal);
   } else {
     d.data.lastOperation = { id: journal.id, type: 'UPDATE_STACK' };
     void startUpdate(ctx, stack, d, journal);

@@ -1,6 +1,7 @@
 /**
  * The CloudFormation provider: every action as a plain typed function `(ctx, input) → output`,
- * gathered from the modules that implement them (stacks, change sets, reads, templates, exports).
+ * gathered from the modules that implement them (stacks, change sets, reads, templates, exports,
+ * drift, refactors).
  */
 export {
   createStack,
@@ -25,3 +26,5 @@ export {
 export { createChangeSet, describeChangeSet, executeChangeSet, deleteChangeSet, listChangeSets } from './change-sets.js';
 export { getTemplateSummary, validateTemplate } from './templates.js';
 export { listExports, listImports } from './list-exports.js';
+export { detectStackDrift, detectStackResourceDrift, describeStackDriftDetectionStatus, describeStackResourceDrifts } from './drift.js';
+export { createStackRefactor, describeStackRefactor, executeStackRefactor, listStackRefactors, listStackRefactorActions } from './refactors.js';

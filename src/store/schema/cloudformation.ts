@@ -2,9 +2,9 @@
  * CloudFormation's tables: stacks (one row per stack id; a live name is unique per account and
  * region while deleted stacks stay readable by id), their resources (the persisted truth about
  * which physical resources exist, plus the journal of the running operation so a restart can roll
- * back or finish it), events (append-only, read newest first), change sets, and the exports and
- * imports of each account and region. Large texts (templates, JSON documents) are the last columns
- * so listings never read them.
+ * back or finish it), events (append-only, read newest first), change sets, the exports and
+ * imports of each account and region, drift detections and stack refactors. Large texts
+ * (templates, JSON documents) are the last columns so listings never read them.
  */
 import type { Migration } from '../database.js';
 
@@ -101,6 +101,36 @@ export const cloudformationMigrations: Migration[] = [
         PRIMARY KEY (account, region, export_name, stack_id)
       ) WITHOUT ROWID;
       CREATE INDEX cfn_imports_by_stack ON cfn_imports (stack_id);
+    `,
+  },
+  {
+    // Drift: the latest check of each stack and resource beside its row (so every listing shows
+    // DriftInformation without another read), and the detections by id. Stack refactors.
+    id: 'cloudformation-002',
+    sql: `
+      ALTER TABLE cfn_stacks ADD COLUMN drift TEXT;
+      ALTER TABLE cfn_resources ADD COLUMN drift TEXT;
+
+      CREATE TABLE cfn_drift_detections (
+        id TEXT PRIMARY KEY,
+        stack_id TEXT NOT NULL,
+        account TEXT NOT NULL,
+        region TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX cfn_drift_detections_by_stack ON cfn_drift_detections (stack_id, started_at);
+
+      CREATE TABLE cfn_refactors (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        account TEXT NOT NULL,
+        region TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        execution_status TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX cfn_refactors_by_region ON cfn_refactors (account, region, seq);
     `,
   },
 ];

@@ -6,6 +6,7 @@ import type { Migration } from '../database.js';
 import { blobMigrations } from '../blobs.js';
 import { cloudformationMigrations } from './cloudformation.js';
 import { lambdaMigrations } from './lambda.js';
+import { ecrMigrations } from './ecr.js';
 import { s3Migrations } from './s3.js';
 import { maintenanceMigrations } from './maintenance.js';
 import { s3tablesMigrations } from './s3tables.js';
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ...stsMigrations,
   ...cloudformationMigrations,
   ...lambdaMigrations,
+  ...ecrMigrations,
 ];

@@ -28,6 +28,7 @@ import { checkExports, commitExports } from './exports.js';
 import { policyRefusal } from './stack-policy.js';
 import { stackOutputs, type Deployment } from './deployment.js';
 import { resolveValue } from '../template/index.js';
+import { adoptResource, rollbackImport } from './import.js';
 
 export const REPLACEMENT_REASON = 'Requested update requires the creation of a new physical resource; hence creating one.';
 export const CREATION_INITIATED = 'Resource creation Initiated';
@@ -73,10 +74,13 @@ interface RunState {
   scope: ResolveScope;
   oldParameters: StoredParameter[];
   created: Set<string>;
-  kind: 'CREATE' | 'UPDATE';
+  kind: DeployKind;
 }
 
-function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
+/** IMPORT: an import change set's run, whose resources are all adopted (engine/import.ts). */
+export type DeployKind = 'CREATE' | 'UPDATE' | 'IMPORT';
+
+export function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
   return {
     ref(id) {
       const v = live.get(id);
@@ -109,20 +113,25 @@ async function createOne(
   const { op } = s;
   const id = decl.logicalId;
   const version = versionFor(decl, props, stackTags);
+  // An existing resource the change set imports (IMPORT, or ImportExistingResources) is adopted.
+  const identifier = replacing ? undefined : s.d.adopt?.[id];
+  const verb = identifier ? 'IMPORT' : 'CREATE';
   if (!replacing) {
     s.created.add(id);
     writeResource(op, {
       logicalId: id,
       type: decl.type,
-      status: 'CREATE_IN_PROGRESS',
+      status: `${verb}_IN_PROGRESS`,
       version,
-      // A create's rollback removes every resource anyway; an update's needs to know which are new.
-      pending: s.kind === 'UPDATE' ? { action: 'created' } : null,
+      // A create's rollback removes every resource anyway; an update's needs to know which are new;
+      // an imported one is forgotten, never deleted.
+      pending: identifier ? { action: 'imported' } : s.kind === 'UPDATE' ? { action: 'created' } : null,
       eventPhysicalId: '',
       eventProperties: props,
     });
   }
-  const { state, stored } = await createResource(target(op, id, decl.type), props, stackTags);
+  const t = target(op, id, decl.type);
+  const { state, stored } = identifier ? await adoptResource(t, props, identifier, stackTags) : await createResource(t, props, stackTags);
   const done: ResourceVersion = {
     ...version,
     physicalId: state.physicalId,
@@ -131,15 +140,15 @@ async function createOne(
     ...(stored ? { stored: true } : {}),
   };
   s.live.set(id, done);
-  const progress = replacing ? 'UPDATE_IN_PROGRESS' : 'CREATE_IN_PROGRESS';
-  const complete = replacing ? 'UPDATE_COMPLETE' : 'CREATE_COMPLETE';
+  const progress = replacing ? 'UPDATE_IN_PROGRESS' : `${verb}_IN_PROGRESS`;
+  const complete = replacing ? 'UPDATE_COMPLETE' : `${verb}_COMPLETE`;
   op.repo.tx(() => {
     resourceEvent(op, {
       logicalId: id,
       physicalId: state.physicalId,
       type: decl.type,
       status: progress,
-      reason: CREATION_INITIATED,
+      reason: identifier ? null : CREATION_INITIATED,
       properties: props,
     });
     writeResource(op, { logicalId: id, type: decl.type, status: complete, reason: stored ? storedReason(decl.type) : null, version: done });
@@ -239,11 +248,11 @@ async function deployOne(s: RunState, id: string): Promise<void> {
 function failedStatus(s: RunState, id: string): string {
   const current = s.existing.get(id);
   const existed = current && current.version.physicalId !== undefined && !current.row.status.startsWith('DELETE_');
-  return existed ? 'UPDATE_FAILED' : 'CREATE_FAILED';
+  return existed ? 'UPDATE_FAILED' : s.d.adopt?.[id] ? 'IMPORT_FAILED' : 'CREATE_FAILED';
 }
 
-/** Runs a create (`kind` CREATE) or an update of the stack to `d`. */
-export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE', oldParameters: StoredParameter[] = []): Promise<void> {
+/** Runs a create (`kind` CREATE), an update or an import of the stack to `d`. */
+export async function runDeploy(op: Op, d: Deployment, kind: DeployKind, oldParameters: StoredParameter[] = []): Promise<void> {
   cancelled.delete(op.stackId);
   const existing = loadResources(op);
   const live = new Map<string, ResourceVersion>();
@@ -276,7 +285,7 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
         const decl = d.prepared.resources[id]!;
         const status = failedStatus(s, id);
         const hasRow = (op.rows.get(id) ?? undefined) !== undefined;
-        if (status === 'CREATE_FAILED') s.created.add(id);
+        if (status === 'CREATE_FAILED' || status === 'IMPORT_FAILED') s.created.add(id);
         writeResource(op, {
           logicalId: id,
           type: decl.type,
@@ -308,7 +317,7 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
   if (failed.length > 0 || stackReason !== undefined) {
     if (stackReason === undefined) {
       const creates = failed.filter((id) => s.created.has(id) || !existing.has(id));
-      const verb = kind === 'CREATE' || creates.length === failed.length ? 'create' : 'update';
+      const verb = kind === 'IMPORT' ? 'import' : kind === 'CREATE' || creates.length === failed.length ? 'create' : 'update';
       stackReason = wasCancelled ? 'Resource update cancelled' : `The following resource(s) failed to ${verb}: [${failed.join(', ')}]. `;
     }
     return handleFailure(op, kind, stackReason);
@@ -317,7 +326,8 @@ export async function runDeploy(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE'
   if (kind === 'UPDATE') await runCleanup(op);
 }
 
-function handleFailure(op: Op, kind: 'CREATE' | 'UPDATE', reason: string): Promise<void> | void {
+function handleFailure(op: Op, kind: DeployKind, reason: string): Promise<void> | void {
+  if (kind === 'IMPORT') return rollbackImport(op, reason);
   if (kind === 'CREATE') {
     if (op.journal.deleteOnFailure) return rollbackCreate(op, `${reason.trimEnd()} Delete requested by user.`, { thenDelete: true });
     if (op.journal.disableRollback) {
@@ -333,7 +343,7 @@ function handleFailure(op: Op, kind: 'CREATE' | 'UPDATE', reason: string): Promi
   return rollbackUpdate(op, reason);
 }
 
-function commit(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE', outputs: StoredOutput[], existing: Map<string, LoadedResource>): void {
+function commit(op: Op, d: Deployment, kind: DeployKind, outputs: StoredOutput[], existing: Map<string, LoadedResource>): void {
   const now = Date.now();
   op.repo.tx(() => {
     const data: StackData = { ...d.data, outputs, imports: d.prepared.imports };
@@ -345,18 +355,20 @@ function commit(op: Op, d: Deployment, kind: 'CREATE' | 'UPDATE', outputs: Store
         dropResource(op, id);
       }
     }
-    if (kind === 'CREATE') {
+    if (kind === 'CREATE' || kind === 'IMPORT') {
       for (const [id, row] of op.rows) {
         if (row?.pending) setPending(op, id, null);
       }
-      op.events.stack('CREATE_COMPLETE');
+      const status = `${kind}_COMPLETE`;
+      op.events.stack(status);
       op.repo.updateStack(op.stackId, {
-        status: 'CREATE_COMPLETE',
+        status,
         status_reason: null,
         data: JSON.stringify(data),
         template: d.template,
         description: d.description,
         op: null,
+        ...(kind === 'IMPORT' ? { updated_at: now } : {}),
       });
     } else {
       op.events.stack('UPDATE_COMPLETE_CLEANUP_IN_PROGRESS');

@@ -32,6 +32,8 @@ export interface Deployment {
   description: string | null;
   /** The stack's new settings (outputs are filled in at commit). */
   data: StackData;
+  /** Resources the change set imports instead of creating: logical id → the type's identifier. */
+  adopt?: Record<string, Record<string, string>>;
 }
 
 export interface DeploymentRequest {

@@ -74,8 +74,10 @@ export interface PropertyChange {
 export interface ResourcePlan {
   logicalId: string;
   type: string;
-  action: 'Add' | 'Modify' | 'Remove' | 'None';
+  action: 'Add' | 'Modify' | 'Remove' | 'None' | 'Import';
   physicalId?: string;
+  /** Import only: the existing resource's primary identifier (engine/import-plan.ts). */
+  identifier?: Record<string, string>;
   /** Modify only. */
   replacement?: 'True' | 'False' | 'Conditional';
   changes: PropertyChange[];

@@ -1,8 +1,8 @@
 /**
  * Finishing what a restart interrupted, from the persisted rows and journals: an interrupted
  * create is rolled back (or left CREATE_FAILED when rollback was disabled), an interrupted update
- * rolled back, a delete, a rollback or a cleanup carried on. Nested stacks go before their
- * parents, so a parent's rollback finds its children settled.
+ * or import rolled back, a delete, a rollback or a cleanup carried on. Nested stacks go before
+ * their parents, so a parent's rollback finds its children settled.
  */
 import type { Runtime } from '../../../runtime/runtime.js';
 import type { StackSummaryRow } from '../../../store/cloudformation-repo.js';
@@ -11,6 +11,7 @@ import { runCleanup } from './deploy.js';
 import { openOp, setStackStatus } from './operation.js';
 import { guarded } from './stack-queue.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
+import { rollbackImport } from './import.js';
 import { nestedStacks } from './nested.js';
 import { cfnRepo } from './state.js';
 
@@ -59,6 +60,9 @@ export async function recoverStacks(rt: Runtime, stuck: StackSummaryRow[]): Prom
           return rollbackUpdate(op, null, { cleanupOnly: true });
         case 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS':
           return runCleanup(op);
+        case 'IMPORT_IN_PROGRESS':
+        case 'IMPORT_ROLLBACK_IN_PROGRESS':
+          return rollbackImport(op, RESTART_REASON);
         default:
           setStackStatus(op, row.status.replace('_IN_PROGRESS', '_FAILED'), RESTART_REASON, { op: null });
       }

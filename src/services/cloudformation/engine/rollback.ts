@@ -35,7 +35,8 @@ export async function rollbackCreate(op: Op, reason: string, opts: { thenDelete?
       key: id,
       logicalId: id,
       version: v,
-      policy: deletionPolicyOnRollback(op, v, true),
+      // An imported resource existed before the stack: rolling back leaves it, as AWS does.
+      policy: r.pending?.action === 'imported' ? 'Retain' : deletionPolicyOnRollback(op, v, true),
       settle: (status, why) =>
         writeResource(op, {
           logicalId: id,
@@ -98,7 +99,7 @@ export async function rollbackUpdate(
   for (const [id, r] of loadResources(op)) {
     const p = r.pending;
     if (!p) continue;
-    if (p.action === 'created') {
+    if (p.action === 'created' || p.action === 'imported') {
       const v = r.version;
       if (v.physicalId === undefined) {
         resourceEvent(op, { logicalId: id, physicalId: null, type: v.type, status: 'DELETE_COMPLETE' });
@@ -109,7 +110,7 @@ export async function rollbackUpdate(
         key: id,
         logicalId: id,
         version: v,
-        policy: deletionPolicyOnRollback(op, v, true),
+        policy: p.action === 'imported' ? 'Retain' : deletionPolicyOnRollback(op, v, true),
         settle: (status, why) =>
           op.repo.tx(() => {
             resourceEvent(op, { logicalId: id, physicalId: v.physicalId, type: v.type, status, reason: why });

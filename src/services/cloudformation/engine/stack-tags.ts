@@ -47,6 +47,11 @@ export function stackTagsFor(type: string, tags: readonly Tag[] | undefined): Ta
     .sort((a, b) => (a.Key < b.Key ? -1 : a.Key > b.Key ? 1 : 0));
 }
 
+/** Whether resources of `type` carry CloudFormation's `aws:cloudformation:*` system tags. */
+export function hasSystemTags(type: string): boolean {
+  return SYSTEM_TAGGED.has(type);
+}
+
 function systemTags(o: TagOwner): Tag[] {
   if (!SYSTEM_TAGGED.has(o.type)) return [];
   return [

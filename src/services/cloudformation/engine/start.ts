@@ -2,8 +2,8 @@
  * Starting stack operations from the API, once the request's own checks passed (a create's or an
  * update's template is prepared first, deployment.ts): the stack's new `*_IN_PROGRESS` status and
  * its event, then the operation itself in the background right after the response, queued behind
- * any other operation of the same stack. The operations are quick, so the client's first poll
- * normally sees a terminal status.
+ * any other operation of the same stack; an import change set runs through the same deploy. The
+ * operations are quick, so the client's first poll normally sees a terminal status.
  */
 import type { Ctx } from '../../../runtime/runtime.js';
 import type { StackRow } from '../../../store/cloudformation-repo.js';
@@ -43,6 +43,20 @@ export function startUpdate(ctx: Ctx, stack: StackRow, d: Deployment, journal: O
       await runDeploy(op, d, 'UPDATE', before.parameters);
     }),
   );
+}
+
+/** Moves the stack to IMPORT_IN_PROGRESS (in the request) and runs the import. */
+export function startImport(ctx: Ctx, stack: StackRow, d: Deployment, journal: OperationJournal): Promise<void> {
+  const fresh = stack.status === 'REVIEW_IN_PROGRESS';
+  journal.previous = { template: stack.template, description: stack.description, data: stackData(stack) };
+  const op = openOp(ctx.rt, rowOf(ctx, stack), nestedStacks, journal);
+  op.repo.tx(() => {
+    op.repo.updateStack(stack.id, { op: JSON.stringify(journal) });
+    setStackStatus(op, 'IMPORT_IN_PROGRESS', 'User Initiated');
+  });
+  op.repo.flush(); // acknowledged before the response
+  const previous = fresh ? [] : stackData(stack).parameters;
+  return enqueue(ctx.rt, stack.id, `import ${stack.name}`, () => guarded(op, () => runDeploy(op, d, 'IMPORT', previous)));
 }
 
 /**

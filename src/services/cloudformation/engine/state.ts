@@ -78,10 +78,11 @@ export interface ResourceVersion {
  * - `updated`: changed in place (rollback updates it back to `prior`);
  * - `replaced`: `prior` is the old physical resource, deleted in cleanup or restored by rollback;
  * - `remove`: no longer in the template, deleted in cleanup;
- * - `discard`: rollback's leftovers (`discard` holds physical resources to delete).
+ * - `discard`: rollback's leftovers (`discard` holds physical resources to delete);
+ * - `imported`: adopted by this operation (rollback forgets it, never deletes it).
  */
 export interface PendingChange {
-  action: 'created' | 'updated' | 'replaced' | 'remove' | 'discard';
+  action: 'created' | 'updated' | 'replaced' | 'remove' | 'discard' | 'imported';
   prior?: ResourceVersion;
   discard?: ResourceVersion[];
 }
@@ -89,7 +90,7 @@ export interface PendingChange {
 /** The stack's operation journal while an operation runs (or sits failed, for RollbackStack). */
 export interface OperationJournal {
   id: string;
-  type: 'CREATE' | 'UPDATE' | 'DELETE' | 'ROLLBACK';
+  type: 'CREATE' | 'UPDATE' | 'DELETE' | 'ROLLBACK' | 'IMPORT';
   token?: string;
   /** For updates: the stack as it was, restored by a rollback. */
   previous?: { template: string | null; description: string | null; data: StackData };

@@ -6,6 +6,7 @@
 import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { EventRow, ResourceRow, StackRow, StackSummaryRow } from '../../../store/cloudformation-repo.js';
 import { isSettled, stackData, versionOf, type StoredParameter } from '../engine/state.js';
+import { resourceDriftInformation, stackDriftInformation } from './drift-shapes.js';
 
 export function parameterShape(p: StoredParameter): CFN.Parameter {
   return {
@@ -37,7 +38,7 @@ export function stackShape(row: StackRow): CFN.Stack {
     Tags: data.tags,
     EnableTerminationProtection: data.terminationProtection,
     ...(row.parent_id ? { ParentId: row.parent_id, RootId: row.root_id ?? row.parent_id } : {}),
-    DriftInformation: { StackDriftStatus: 'NOT_CHECKED' },
+    DriftInformation: stackDriftInformation(row.drift),
     ...(data.retainExceptOnCreate !== undefined ? { RetainExceptOnCreate: data.retainExceptOnCreate } : {}),
   };
   if (isSettled(row.status) && data.outputs) {
@@ -62,7 +63,7 @@ export function stackSummaryShape(row: StackSummaryRow): CFN.StackSummary {
     StackStatus: row.status as CFN.StackStatus,
     ...(row.status_reason !== null ? { StackStatusReason: row.status_reason } : {}),
     ...(row.parent_id ? { ParentId: row.parent_id, RootId: row.root_id ?? row.parent_id } : {}),
-    DriftInformation: { StackDriftStatus: 'NOT_CHECKED' },
+    DriftInformation: stackDriftInformation(row.drift),
   };
 }
 
@@ -100,7 +101,7 @@ function resourceCommon(row: ResourceRow, stack: Pick<StackRow, 'id' | 'name'>) 
     ResourceStatus: row.status as CFN.ResourceStatus,
     ...(row.status_reason !== null ? { ResourceStatusReason: row.status_reason } : {}),
     ...(desc !== undefined ? { Description: desc } : {}),
-    DriftInformation: { StackResourceDriftStatus: 'NOT_CHECKED' as const },
+    DriftInformation: resourceDriftInformation(row.drift),
   };
 }
 
@@ -125,6 +126,6 @@ export function resourceSummaryShape(row: ResourceRow): CFN.StackResourceSummary
     LastUpdatedTimestamp: new Date(row.updated_at),
     ResourceStatus: row.status as CFN.ResourceStatus,
     ...(row.status_reason !== null ? { ResourceStatusReason: row.status_reason } : {}),
-    DriftInformation: { StackResourceDriftStatus: 'NOT_CHECKED' },
+    DriftInformation: resourceDriftInformation(row.drift),
   };
 }

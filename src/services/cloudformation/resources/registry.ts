@@ -5,6 +5,7 @@
  * type's schema, given AWS-shaped ids and attributes, with nothing behind it.
  */
 import { cdkMetadata } from './cdk/metadata.js';
+import { ecrRepository } from './ecr/repository.js';
 import { cloudformationStack } from './cloudformation/stack.js';
 import { customResource } from './cloudformation/custom-resource.js';
 import { waitCondition } from './cloudformation/wait-condition.js';
@@ -35,6 +36,7 @@ const PROVIDERS: ReadonlyMap<string, ResourceProvider> = new Map(
     lambdaPermission,
     lambdaVersion,
     lambdaAlias,
+    ecrRepository,
     s3Bucket,
     s3BucketPolicy,
     tableBucket,

@@ -3,7 +3,9 @@
  * type, listed in the registry, each creating, updating in place and deleting its resources
  * through the same service providers the APIs use. The engine owns everything generic — template
  * evaluation, ordering, replacement decisions (from the spec's create-only properties), events,
- * rollback; a provider only does its resource.
+ * rollback; a provider only does its resource. A type that reads its live state (`read`) takes
+ * part in drift detection, one that finds an existing resource by its identifier (`adopt`) in
+ * resource import.
  */
 import type { Ctx } from '../../../runtime/runtime.js';
 
@@ -54,6 +56,25 @@ export interface ResourceProvider {
     previous: { props: ResolvedProperties; state: ResourceState },
   ): Promise<ResourceState>;
   delete(rc: ResourceContext, props: ResolvedProperties, state: ResourceState): Promise<void>;
+  /**
+   * The type's read handler, for drift detection: the live resource's properties in the
+   * template's shape (only what the service can tell; the stack's and system tags left in, the
+   * engine drops `aws:` tags), or undefined when it no longer exists. A type without one is
+   * NOT_CHECKED, as AWS reports types that do not support drift.
+   */
+  read?(rc: ResourceContext, state: ResourceState): Promise<ResolvedProperties | undefined>;
+  /** Properties `read` can never return (the schema's writeOnlyProperties): drift leaves them out. */
+  readonly writeOnly?: readonly string[];
+  /**
+   * Array properties whose order does not count (the schema's `insertionOrder: false`), as paths
+   * like `/Tags` (a `*` segment matches any index); the tag property always counts as one.
+   */
+  readonly unordered?: readonly string[];
+  /**
+   * Resource import: the existing resource `identifier` (the type's primary identifier
+   * properties) names, adopted as it is; undefined when there is none.
+   */
+  adopt?(rc: ResourceContext, identifier: Record<string, string>, props: ResolvedProperties): Promise<ResourceState | undefined>;
 }
 
 /** A resource's failure (a provider's or the engine's): its message becomes the `ResourceStatusReason`. */

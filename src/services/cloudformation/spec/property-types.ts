@@ -36,6 +36,37 @@ export interface WaitConditionHandleProperties {
 
 }
 
+export interface RepositoryImageScanningConfiguration {
+  ScanOnPush?: boolean;
+}
+
+export interface RepositoryEncryptionConfiguration {
+  EncryptionType: "AES256" | "KMS" | "KMS_DSSE";
+  KmsKey?: string;
+}
+
+export interface RepositoryLifecyclePolicy {
+  LifecyclePolicyText?: string;
+  RegistryId?: string;
+}
+
+export interface RepositoryImageTagMutabilityExclusionFilter {
+  ImageTagMutabilityExclusionFilterType: "WILDCARD";
+  ImageTagMutabilityExclusionFilterValue: string;
+}
+
+export interface RepositoryProperties {
+  EmptyOnDelete?: boolean;
+  ImageScanningConfiguration?: RepositoryImageScanningConfiguration;
+  EncryptionConfiguration?: RepositoryEncryptionConfiguration;
+  RepositoryPolicyText?: unknown;
+  LifecyclePolicy?: RepositoryLifecyclePolicy;
+  RepositoryName?: string;
+  Tags?: Tag[];
+  ImageTagMutability?: "MUTABLE" | "IMMUTABLE" | "MUTABLE_WITH_EXCLUSION" | "IMMUTABLE_WITH_EXCLUSION";
+  ImageTagMutabilityExclusionFilters?: RepositoryImageTagMutabilityExclusionFilter[];
+}
+
 export interface AliasProvisionedConcurrencyConfiguration {
   ProvisionedConcurrentExecutions: number;
 }
@@ -808,6 +839,7 @@ export interface ResourceProperties {
   'AWS::CloudFormation::Stack': StackProperties;
   'AWS::CloudFormation::WaitCondition': WaitConditionProperties;
   'AWS::CloudFormation::WaitConditionHandle': WaitConditionHandleProperties;
+  'AWS::ECR::Repository': RepositoryProperties;
   'AWS::Lambda::Alias': AliasProperties;
   'AWS::Lambda::Function': FunctionProperties;
   'AWS::Lambda::Permission': PermissionProperties;

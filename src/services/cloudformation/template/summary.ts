@@ -107,7 +107,8 @@ export function summary(doc: TemplateDoc): CFN.GetTemplateSummaryOutput {
   const identifiers: CFN.ResourceIdentifierSummary[] = [];
   for (const [type, ids] of byType) {
     const id = resourceType(type)?.id;
-    if (id?.length) identifiers.push({ ResourceType: type, LogicalResourceIds: ids, ResourceIdentifiers: [...id] });
+    // One string per identifier, its properties comma-joined: the CDK splits a composite one on ','.
+    if (id?.length) identifiers.push({ ResourceType: type, LogicalResourceIds: ids, ResourceIdentifiers: [id.join(',')] });
   }
   const out: CFN.GetTemplateSummaryOutput = {
     Parameters: parameterDeclarations(doc).map(([key, p]) => {

@@ -30,4 +30,14 @@ export const s3BucketPolicy: ResourceProvider = {
   async delete(rc, _props, state) {
     unlessGone(['NoSuchBucket'], () => s3.deleteBucketPolicy(rc.ctx, { Bucket: state.physicalId }));
   },
+
+  async read(rc, state) {
+    try {
+      const policy = s3.getBucketPolicy(rc.ctx, { Bucket: state.physicalId }).Policy!;
+      return { Bucket: state.physicalId, PolicyDocument: JSON.parse(policy) as unknown };
+    } catch (err) {
+      if ((err as { code?: string }).code === 'NoSuchBucketPolicy') return undefined;
+      throw err;
+    }
+  },
 };

@@ -7,13 +7,15 @@
  * bucket that still holds objects with S3's BucketNotEmpty ("The bucket you tried to delete is not
  * empty"), as CloudFormation does; DeletionPolicy Retain is the engine's. Ref is the name; GetAtt
  * gives Arn, DomainName, RegionalDomainName, DualStackDomainName and WebsiteURL as AWS shapes
- * them.
+ * them. The read handler (drift) is bucket-read.ts; import adopts a bucket of the caller's account
+ * by name.
  */
 import type { Ctx } from '../../../../runtime/runtime.js';
 import * as s3 from '../../../s3/provider.js';
 import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';
 import { APPLIERS } from './bucket-configuration.js';
+import { NOT_READ, readBucket } from './bucket-read.js';
 import { ResourceFailure, type ResourceContext, type ResourceProvider, type ResourceState } from '../types.js';
 import type { BucketProperties } from '../../spec/property-types.js';
 import { same } from '../property-values.js';
@@ -103,5 +105,19 @@ export const s3Bucket: ResourceProvider = {
 
   async delete(rc, _props, state) {
     unlessGone(['NoSuchBucket'], () => s3.deleteBucket(rc.ctx, { Bucket: state.physicalId }));
+  },
+
+  writeOnly: NOT_READ,
+
+  async read(rc, state) {
+    return readBucket(rc.ctx, state.physicalId);
+  },
+
+  async adopt(rc, identifier, resolved) {
+    const name = identifier.BucketName!;
+    // A bucket of another account (names are global) cannot be imported.
+    const row = s3.repo(rc.ctx).getBucket(name);
+    if (!row || row.account !== rc.ctx.account) return undefined;
+    return bucketState(rc, name, typedProperties(rc, TYPE, resolved));
   },
 };

@@ -2,11 +2,11 @@
  * CloudFormation's AWS::S3Tables::* property shapes mapped onto the S3 Tables API's: capitalised
  * enums lowered (`Enabled` → `enabled`), `Tags` lists as maps, tag changes applied with
  * TagResource/UntagResource, and members the template leaves out left out of the input, as an
- * SDK would send it.
+ * SDK would send it; and back again, for the read handlers drift detection calls.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../../runtime/runtime.js';
-import { tagResource, untagResource } from '../../../s3tables/provider.js';
+import { listTagsForResource, tagResource, untagResource } from '../../../s3tables/provider.js';
 import type { Tag, TableBucketEncryptionConfiguration, TableBucketStorageClassConfiguration } from '../../spec/property-types.js';
 
 /** Drops undefined members so inputs look like what an SDK would send. */
@@ -34,6 +34,27 @@ function tagMap(tags: Tag[] | undefined): Record<string, string> {
 
 export function tagsInput(tags: Tag[] | undefined): Record<string, string> | undefined {
   return tags?.length ? tagMap(tags) : undefined;
+}
+
+/** A status as the template writes it: `enabled` → `Enabled` (TableBucket), as is (Table). */
+export function cfnStatus(status: string | undefined, capitalised: boolean): string | undefined {
+  if (status === undefined || !capitalised) return status;
+  return status.charAt(0).toUpperCase() + status.slice(1);
+}
+
+/** A resource's tags as the template's `Tags` list, read back for drift. */
+export function tagsOf(ctx: Ctx, arn: string): Tag[] {
+  return Object.entries(listTagsForResource(ctx, { resourceArn: arn }).tags ?? {}).map(([Key, Value]) => ({ Key, Value }));
+}
+
+/** Runs a read that answers NotFoundException when the configuration is absent; undefined then. */
+export function readOptional<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if ((err as { code?: string }).code === 'NotFoundException') return undefined;
+    throw err;
+  }
 }
 
 /** Tag changes between two `Tags` property values, applied to the resource's ARN. */

@@ -34,4 +34,14 @@ export const tableBucketPolicy: ResourceProvider = {
   async delete(rc, _props, state) {
     unlessGone(['NotFoundException'], () => s3t.deleteTableBucketPolicy(rc.ctx, { tableBucketARN: state.physicalId }));
   },
+
+  async read(rc, state) {
+    const policy = s3t.getTableBucketPolicy(rc.ctx, { tableBucketARN: state.physicalId }).resourcePolicy!;
+    return { TableBucketARN: state.physicalId, ResourcePolicy: JSON.parse(policy) as unknown };
+  },
+
+  async adopt(rc, identifier) {
+    const arn = identifier.TableBucketARN!;
+    return exists(() => s3t.getTableBucketPolicy(rc.ctx, { tableBucketARN: arn })) ? { physicalId: arn, attributes: {} } : undefined;
+  },
 };

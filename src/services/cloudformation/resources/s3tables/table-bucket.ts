@@ -8,7 +8,8 @@
  * defaults, enabled 3/10 days), metrics (Disabled or removed → deleted), replication (with the
  * current version token; removed → deleted) and tags. Delete refuses a bucket that still has
  * namespaces, with the service's error, as the real handler does. Ref/TableBucketARN is the
- * bucket ARN.
+ * bucket ARN. The read handler (drift) gives back every configuration in the template's shape;
+ * import adopts a bucket by its ARN.
  */
 import type { Ctx } from '../../../../runtime/runtime.js';
 import * as s3t from '../../../s3tables/provider.js';
@@ -21,7 +22,7 @@ import { unlessGone } from '../already-gone.js';
 import { same } from '../property-values.js';
 import { typedChange, typedProperties } from '../typed-properties.js';
 import type { ResourceProvider, ResourceState } from '../types.js';
-import { apiStatus, applyTagChanges, compact, encryption, storageClass, tagsInput } from './properties.js';
+import { apiStatus, applyTagChanges, cfnStatus, compact, encryption, readOptional, storageClass, tagsInput, tagsOf } from './properties.js';
 
 const TYPE = 'AWS::S3Tables::TableBucket';
 
@@ -64,6 +65,33 @@ function applyReplication(ctx: Ctx, arn: string, v: TableBucketReplicationConfig
       role: v.Role,
       rules: v.Rules.map((r) => ({ destinations: r.Destinations.map((d) => ({ destinationTableBucketARN: d.DestinationTableBucketARN })) })),
     },
+  });
+}
+
+/** The read handler: the bucket and its configurations in the template's shape. */
+function readBucket(ctx: Ctx, arn: string): Record<string, unknown> {
+  const b = s3t.getTableBucket(ctx, { tableBucketARN: arn });
+  const enc = readOptional(() => s3t.getTableBucketEncryption(ctx, { tableBucketARN: arn }).encryptionConfiguration);
+  const ufr = s3t.getTableBucketMaintenanceConfiguration(ctx, { tableBucketARN: arn }).configuration?.icebergUnreferencedFileRemoval;
+  const ufrSettings = ufr?.settings?.icebergUnreferencedFileRemoval;
+  const metrics = readOptional(() => s3t.getTableBucketMetricsConfiguration(ctx, { tableBucketARN: arn }));
+  const sc = readOptional(() => s3t.getTableBucketStorageClass(ctx, { tableBucketARN: arn }).storageClassConfiguration);
+  const repl = readOptional(() => s3t.getTableBucketReplication(ctx, { tableBucketARN: arn }).configuration);
+  return compact({
+    TableBucketName: b.name,
+    EncryptionConfiguration: enc ? compact({ SSEAlgorithm: enc.sseAlgorithm, KMSKeyArn: enc.kmsKeyArn }) : undefined,
+    UnreferencedFileRemoval: ufr
+      ? compact({ Status: cfnStatus(ufr.status, true), UnreferencedDays: ufrSettings?.unreferencedDays, NoncurrentDays: ufrSettings?.nonCurrentDays })
+      : undefined,
+    MetricsConfiguration: { Status: metrics ? 'Enabled' : 'Disabled' },
+    StorageClassConfiguration: sc ? { StorageClass: sc.storageClass } : undefined,
+    ReplicationConfiguration: repl
+      ? {
+          Role: repl.role,
+          Rules: (repl.rules ?? []).map((r) => ({ Destinations: (r.destinations ?? []).map((d) => ({ DestinationTableBucketARN: d.destinationTableBucketARN })) })),
+        }
+      : undefined,
+    Tags: tagsOf(ctx, arn),
   });
 }
 
@@ -122,5 +150,14 @@ export const tableBucket: ResourceProvider = {
 
   async delete(rc, _props, state) {
     unlessGone(['NotFoundException'], () => s3t.deleteTableBucket(rc.ctx, { tableBucketARN: state.physicalId }));
+  },
+
+  async read(rc, state) {
+    return readBucket(rc.ctx, state.physicalId);
+  },
+
+  async adopt(rc, identifier) {
+    const arn = identifier.TableBucketARN!;
+    return readOptional(() => s3t.getTableBucket(rc.ctx, { tableBucketARN: arn })) ? bucketState(arn) : undefined;
   },
 };

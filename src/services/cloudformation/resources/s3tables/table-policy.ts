@@ -53,4 +53,16 @@ export const tablePolicy: ResourceProvider = {
   async delete(rc, _props, state) {
     unlessGone(['NotFoundException'], () => s3t.deleteTablePolicy(rc.ctx, tableRef(rc.ctx, state.physicalId)));
   },
+
+  async read(rc, state) {
+    const policy = s3t.getTablePolicy(rc.ctx, tableRef(rc.ctx, state.physicalId)).resourcePolicy!;
+    return { TableARN: state.physicalId, ResourcePolicy: JSON.parse(policy) as unknown };
+  },
+
+  async adopt(rc, identifier) {
+    const arn = identifier.TableARN!;
+    if (!exists(() => s3t.getTable(rc.ctx, { tableArn: arn }))) return undefined;
+    const t = tableRef(rc.ctx, arn);
+    return exists(() => s3t.getTablePolicy(rc.ctx, t)) ? policyState(arn, t) : undefined;
+  },
 };

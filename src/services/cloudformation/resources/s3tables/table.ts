@@ -6,7 +6,8 @@
  * deletes it again. Updates in place: a new TableName and/or Namespace is one RenameTable (the ARN
  * and warehouse survive), Compaction / SnapshotManagement are put (removed → the service
  * defaults), tags are diffed. Ref/TableARN is the table ARN; WarehouseLocation and VersionToken
- * are read back with GetTable (the token drifts as engines commit, as on AWS).
+ * are read back with GetTable (the token drifts as engines commit, as on AWS). The read handler
+ * (drift) and import go by the table ARN.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../../runtime/runtime.js';
@@ -17,7 +18,7 @@ import { same } from '../property-values.js';
 import { typedChange, typedProperties } from '../typed-properties.js';
 import { ResourceFailure, type ResourceProvider, type ResourceState } from '../types.js';
 import { icebergMetadata } from './iceberg-metadata.js';
-import { apiStatus, applyTagChanges, compact, storageClass, tagsInput } from './properties.js';
+import { apiStatus, applyTagChanges, compact, readOptional, storageClass, tagsInput, tagsOf } from './properties.js';
 
 const TYPE = 'AWS::S3Tables::Table';
 
@@ -66,8 +67,36 @@ function tableState(t: S3T.GetTableResponse): ResourceState {
   };
 }
 
+/** The read handler: the table, its maintenance, storage class and tags in the template's shape. */
+function readTable(ctx: Ctx, arn: string): Record<string, unknown> {
+  const t = s3t.getTable(ctx, { tableArn: arn });
+  const bucketArn = bucketArnOfTable(arn);
+  const m = s3t.getTableMaintenanceConfiguration(ctx, located(t, bucketArn)).configuration;
+  const c = m?.icebergCompaction;
+  const snap = m?.icebergSnapshotManagement;
+  const sc = readOptional(() => s3t.getTableStorageClass(ctx, located(t, bucketArn)).storageClassConfiguration);
+  return compact({
+    TableBucketARN: bucketArn,
+    Namespace: t.namespace![0],
+    TableName: t.name,
+    OpenTableFormat: t.format,
+    Compaction: c ? compact({ Status: c.status, TargetFileSizeMB: c.settings?.icebergCompaction?.targetFileSizeMB }) : undefined,
+    SnapshotManagement: snap
+      ? compact({
+          Status: snap.status,
+          MinSnapshotsToKeep: snap.settings?.icebergSnapshotManagement?.minSnapshotsToKeep,
+          MaxSnapshotAgeHours: snap.settings?.icebergSnapshotManagement?.maxSnapshotAgeHours,
+        })
+      : undefined,
+    StorageClassConfiguration: sc ? { StorageClass: sc.storageClass } : undefined,
+    Tags: tagsOf(ctx, arn),
+  });
+}
+
 export const table: ResourceProvider = {
   type: TYPE,
+  // The schema's writeOnlyProperties: GetTable never returns the metadata a table was created with.
+  writeOnly: ['IcebergMetadata', 'WithoutMetadata'],
 
   async create(rc, props) {
     const p = typedProperties(rc, TYPE, props);
@@ -134,5 +163,14 @@ export const table: ResourceProvider = {
     } catch (err) {
       if (!hasErrorCode(err, ['NotFoundException'])) throw err;
     }
+  },
+
+  async read(rc, state) {
+    return readTable(rc.ctx, state.physicalId);
+  },
+
+  async adopt(rc, identifier) {
+    const t = readOptional(() => s3t.getTable(rc.ctx, { tableArn: identifier.TableARN! }));
+    return t ? tableState(t) : undefined;
   },
 };
