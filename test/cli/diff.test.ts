@@ -184,13 +184,13 @@ describe('overcast diff', () => {
 describe('requests for services Overcast does not emulate', () => {
   it('are logged with the service, the action and the caller, whatever the protocol', async () => {
     const aws = (args: string[]) => run('aws', [...args, '--endpoint-url', endpoint]);
-    const [json, query, rest] = await Promise.all([aws(['dynamodb', 'list-tables']), aws(['sns', 'list-topics']), aws(['lambda', 'list-functions'])]);
+    const [json, query, rest] = await Promise.all([aws(['dynamodb', 'list-tables']), aws(['sns', 'list-topics']), aws(['eks', 'list-clusters'])]);
     for (const r of [json, query, rest]) expect(r.code).not.toBe(0);
     expect(json.stderr).toContain('not emulated');
     await new Promise((r) => setTimeout(r, 300)); // the log is written asynchronously
     const warnings = serverOut.split('\n').filter((l) => l.includes('which Overcast does not emulate'));
     expect(warnings.find((l) => l.includes('request for dynamodb'))).toContain(': ListTables from 111122223333 (access key 111122223333)');
     expect(warnings.find((l) => l.includes('request for sns'))).toContain(': ListTopics from 111122223333');
-    expect(warnings.find((l) => l.includes('request for lambda'))).toContain(': GET /2015-03-31/functions from 111122223333');
+    expect(warnings.find((l) => l.includes('request for eks'))).toContain(': GET /clusters from 111122223333');
   });
 });
