@@ -76,3 +76,17 @@ export function templateSizeError(kind: 'TemplateBody' | 'TemplateURL', body: st
 export function insufficientCapabilities(missing: string[]): AwsError {
   return new AwsError('InsufficientCapabilitiesException', `Requires capabilities : ${bracketList(missing)}`, 400);
 }
+
+const BASE_FUNCTIONS =
+  'Fn::Base64, Fn::GetAtt, Fn::GetAZs, Fn::ImportValue, Fn::Join, Fn::Split, Fn::FindInMap, Fn::Select, Ref, Fn::Equals, Fn::If, Fn::Not, Condition, Fn::And, Fn::Or, Fn::Contains, Fn::EachMemberEquals, Fn::EachMemberIn, Fn::ValueOf, Fn::ValueOfAll, Fn::RefAll, Fn::Sub, Fn::Cidr';
+
+export function unsupportedFunction(name: string, languageExtensions = false): AwsError {
+  const list = languageExtensions ? `${BASE_FUNCTIONS}, Fn::Length, Fn::ToJsonString, Fn::ForEach` : BASE_FUNCTIONS;
+  return formatError(`Encountered unsupported function: ${name} Supported functions are: [${list}]`);
+}
+
+export function transformNotSupported(name: string): AwsError {
+  return validationError(
+    `Template format error: Transform ${name} is not supported by Overcast (supported: AWS::LanguageExtensions).`,
+  );
+}

@@ -6,15 +6,16 @@
  * removes the key or list item that holds it; dynamic references are resolved last
  * (dynamic-references.ts). Messages are AWS's (see errors.ts).
  */
-import { AwsError } from '../../../wire/errors.js';
+import type { AwsError } from '../../../wire/errors.js';
 import { cidrSubnets } from './cidr.js';
 import {
   formatError,
   getAttUndefinedResource,
   noExport,
   templateError,
+  transformNotSupported,
   unresolvedDependencies,
-  validationError,
+  unsupportedFunction,
 } from './errors.js';
 import { applyDynamicReferences } from './dynamic-references.js';
 import { pseudoValue } from './pseudo.js';
@@ -53,14 +54,6 @@ export const STATIC_SCOPE: ResolveScope = {
     throw new DynamicValue(logicalId);
   },
 };
-
-const BASE_FUNCTIONS =
-  'Fn::Base64, Fn::GetAtt, Fn::GetAZs, Fn::ImportValue, Fn::Join, Fn::Split, Fn::FindInMap, Fn::Select, Ref, Fn::Equals, Fn::If, Fn::Not, Condition, Fn::And, Fn::Or, Fn::Contains, Fn::EachMemberEquals, Fn::EachMemberIn, Fn::ValueOf, Fn::ValueOfAll, Fn::RefAll, Fn::Sub, Fn::Cidr';
-
-export function unsupportedFunction(name: string, languageExtensions = false): AwsError {
-  const list = languageExtensions ? `${BASE_FUNCTIONS}, Fn::Length, Fn::ToJsonString, Fn::ForEach` : BASE_FUNCTIONS;
-  return formatError(`Encountered unsupported function: ${name} Supported functions are: [${list}]`);
-}
 
 const EQUALS_MESSAGE = 'every Fn::Equals object requires a list of 2 string parameters.';
 const JOIN_MESSAGE =
@@ -402,12 +395,6 @@ export const INTRINSICS: Record<string, Intrinsic> = {
     },
   },
 };
-
-export function transformNotSupported(name: string): AwsError {
-  return validationError(
-    `Template format error: Transform ${name} is not supported by Overcast (supported: AWS::LanguageExtensions).`,
-  );
-}
 
 function resolveNode(v: unknown, r: Resolver): unknown {
   if (Array.isArray(v)) {

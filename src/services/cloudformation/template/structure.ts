@@ -20,7 +20,8 @@ import {
   validationError,
 } from './errors.js';
 import { dependencyEdges, dependsOnList, topologicalOrder } from './dependencies.js';
-import { INTRINSICS, transformNotSupported, unsupportedFunction } from './intrinsics.js';
+import { transformNotSupported, unsupportedFunction } from './errors.js';
+import { INTRINSICS } from './intrinsics.js';
 import { declaredTransforms, LANGUAGE_EXTENSIONS } from './language-extensions.js';
 import { checkTemplateLimits } from './limits.js';
 import { validateParameterDeclarations } from './parameters.js';
