@@ -47,7 +47,7 @@ async function populate(dataDir) {
       rt.meta.db.exec('COMMIT');
     }
   }
-  s3t.createNamespace(ctx, { tableBucketARN: arn, namespace: ['work'] });
+  s3t.createNamespace(ctx, { tableBucketARN: arn, namespace: ['bench'] });
   await new Promise((resolve) => setImmediate(resolve));
   rt.blobs.close();
   rt.meta.close();
@@ -90,7 +90,7 @@ async function commits(request, prefix, tables, total, workers = tables.length) 
       for (let i = w; issued < total; i += workers) {
         issued++;
         const table = tables[i % tables.length];
-        expectOk(await request('POST', `/iceberg/v1/${prefix}/namespaces/work/tables/${table.name}`, appendBody(table)), 'commit');
+        expectOk(await request('POST', `/iceberg/v1/${prefix}/namespaces/bench/tables/${table.name}`, appendBody(table)), 'commit');
       }
     }),
   );
@@ -100,7 +100,7 @@ async function commits(request, prefix, tables, total, workers = tables.length) 
 async function createTables(request, prefix, names) {
   const tables = [];
   for (const name of names) {
-    const out = expectOk(await request('POST', `/iceberg/v1/${prefix}/namespaces/work/tables`, { name, schema: SCHEMA }), 'createTable');
+    const out = expectOk(await request('POST', `/iceberg/v1/${prefix}/namespaces/bench/tables`, { name, schema: SCHEMA }), 'createTable');
     tables.push({ name, current: null, seq: 0, location: out.metadata.location });
   }
   return tables;
@@ -145,8 +145,8 @@ export async function run(report) {
     // loadTable of a table with 20 snapshots beside GetTable of the same table, alternating rounds.
     const [reader] = await createTables(request, prefix, ['reader']);
     await commits(single, prefix, [reader], 20, 1);
-    const loadPath = `/iceberg/v1/${prefix}/namespaces/work/tables/reader`;
-    const getPath = `/get-table?tableBucketARN=${encodeURIComponent(arn)}&namespace=work&name=reader`;
+    const loadPath = `/iceberg/v1/${prefix}/namespaces/bench/tables/reader`;
+    const getPath = `/get-table?tableBucketARN=${encodeURIComponent(arn)}&namespace=bench&name=reader`;
     expectOk(await request('GET', getPath), 'GetTable');
     const a = [];
     const b = [];
