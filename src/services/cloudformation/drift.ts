@@ -38,7 +38,7 @@ const DETECTABLE = new Set([
   'IMPORT_ROLLBACK_COMPLETE',
 ]);
 
-const GONE = ['NotFoundException', 'NoSuchBucket', 'ParameterNotFound', 'RepositoryNotFoundException', 'ResourceNotFoundException'];
+const GONE = ['NotFoundException', 'NoSuchBucket', 'NoSuchBucketPolicy', 'ParameterNotFound', 'RepositoryNotFoundException', 'ResourceNotFoundException'];
 
 /** Stacks with a detection running in this process: one at a time per stack, as on AWS. */
 const running = new Set<string>();

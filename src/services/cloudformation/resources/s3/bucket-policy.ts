@@ -32,12 +32,7 @@ export const s3BucketPolicy: ResourceProvider = {
   },
 
   async read(rc, state) {
-    try {
-      const policy = s3.getBucketPolicy(rc.ctx, { Bucket: state.physicalId }).Policy!;
-      return { Bucket: state.physicalId, PolicyDocument: JSON.parse(policy) as unknown };
-    } catch (err) {
-      if ((err as { code?: string }).code === 'NoSuchBucketPolicy') return undefined;
-      throw err;
-    }
+    const policy = s3.getBucketPolicy(rc.ctx, { Bucket: state.physicalId }).Policy!;
+    return { Bucket: state.physicalId, PolicyDocument: JSON.parse(policy) as unknown };
   },
 };
