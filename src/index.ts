@@ -45,6 +45,8 @@ function loadEngine(): Promise<InProcessEngine> {
 /** Everything a first deploy and the first SDK requests would otherwise load on demand (in sequence, see loadEngine). */
 async function warmUp(): Promise<void> {
   await loadEngine();
+  const { loadProviders, realResourceTypes } = await import('./services/cloudformation/resources/registry.js');
+  await loadProviders(realResourceTypes());
   const { resourceType } = await import('./services/cloudformation/spec/resource-types.js');
   const { serviceModel } = await import('./model/service-model.js');
   const { SERVICES } = await import('./services/registry.js');

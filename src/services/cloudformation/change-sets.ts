@@ -19,7 +19,7 @@ import { EventLog } from './engine/events.js';
 import { settled } from './engine/stack-queue.js';
 import { toChange, type ResourcePlan } from './engine/plan.js';
 import { newJournal, prepareDeployment } from './engine/deployment.js';
-import { startCreate, startImport, startUpdate } from './engine/start.js';
+import { providersLoaded, startCreate, startImport, startUpdate } from './engine/start.js';
 import { autoImport, planImport } from './engine/import-plan.js';
 import { parameterInputs, requestedSettings } from './requests/inputs.js';
 import { decodeToken, encodeToken, findStack, isNumberCursor } from './requests/lookup.js';
@@ -218,6 +218,7 @@ export async function executeChangeSet(ctx: Ctx, input: CFN.ExecuteChangeSetInpu
   const found = findChangeSet(ctx, input.ChangeSetName, input.StackName);
   if (!found.cs || !found.stack) throw cfnErrors.changeSetNotFound(input.ChangeSetName!);
   await settled(ctx.rt, found.stack.id);
+  await providersLoaded(ctx, found.stack.id, dataOf(found.cs).changes.map((c) => c.type));
   const repo = cfnRepo(ctx);
   const cs = repo.getChangeSet(found.cs.id);
   const stack = repo.getStack(found.stack.id);

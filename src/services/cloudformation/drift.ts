@@ -25,7 +25,7 @@ import { stateOf } from './engine/operation.js';
 import { settled } from './engine/stack-queue.js';
 import { mergeTags } from './engine/stack-tags.js';
 import { cfnRepo, versionOf } from './engine/state.js';
-import { providerFor } from './resources/registry.js';
+import { loadedProvider, loadProvider } from './resources/registry.js';
 import { resourceType } from './spec/resource-types.js';
 
 /** Stable statuses drift detection runs on (the 2019 user guide's list, plus the two import ones). */
@@ -63,7 +63,7 @@ async function detectableStack(ctx: Ctx, name: string | undefined): Promise<Stac
 
 /** The live properties' comparison for one resource row; undefined for types that are not checked. */
 export async function checkResource(ctx: Ctx, stack: StackRow, row: ResourceRow, ts: number): Promise<ResourceDriftRecord | undefined> {
-  const { provider, stored } = providerFor(row.type);
+  const { provider, stored } = loadedProvider(row.type) ?? (await loadProvider(row.type));
   if (stored || !provider.read || row.physical_id === null) return undefined;
   const version = versionOf(row);
   const base = { ts, type: row.type, physicalId: row.physical_id };

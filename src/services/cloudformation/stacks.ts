@@ -8,7 +8,7 @@ import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../runtime/runtime.js';
 import { cfnErrors, checkInput, validation } from './requests/errors.js';
 import { newJournal, prepareDeployment } from './engine/deployment.js';
-import { startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';
+import { deploymentTypes, providersLoaded, startContinueRollback, startCreate, startDelete, startRollback, startUpdate } from './engine/start.js';
 import { requestCancel } from './engine/deploy.js';
 import { EventLog } from './engine/events.js';
 import { settled } from './engine/stack-queue.js';
@@ -60,6 +60,7 @@ export async function createStack(ctx: Ctx, input: CFN.CreateStackInput): Promis
     capabilities: input.Capabilities ?? [],
     settings,
   });
+  await providersLoaded(ctx, stackId, deploymentTypes(d));
   if (repo.getLiveStack(ctx.account, ctx.region, name)) throw cfnErrors.alreadyExists(name);
   const journal = newJournal('CREATE', {
     ...(input.ClientRequestToken ? { token: input.ClientRequestToken } : {}),
@@ -118,6 +119,7 @@ export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promis
   });
   const { hasChanges } = await import('./engine/changes.js');
   if (!hasChanges(ctx, stack, d) && sameSettings(before, d.data)) throw cfnErrors.noUpdates();
+  await providersLoaded(ctx, stack.id, deploymentTypes(d));
   const during = await stackPolicyText(ctx, input.StackPolicyDuringUpdateBody, input.StackPolicyDuringUpdateURL);
   const inForce = during ?? settings.stackPolicy;
   const journal = newJournal('UPDATE', {
@@ -142,7 +144,10 @@ export async function deleteStack(ctx: Ctx, input: CFN.DeleteStackInput): Promis
     throw validation("1 validation error detected: Value null at 'stackName' failed to satisfy constraint: Member must not be null");
   }
   const found = findStack(ctx, input.StackName);
-  if (found) await settled(ctx.rt, found.id);
+  if (found) {
+    await settled(ctx.rt, found.id);
+    await providersLoaded(ctx, found.id);
+  }
   const stack = findStack(ctx, input.StackName);
   // Deleting a stack that does not exist (or is gone) succeeds and does nothing.
   if (!stack || stack.deleted_at !== null || stack.status === 'DELETE_COMPLETE') return;

@@ -20,13 +20,13 @@ import {
   PutObjectCommand
 } from '@aws-sdk/client-s3';
 import { describe, expect, it } from '../../helpers/fixture.js';
-import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
+import { loadProvider } from '../../../src/services/cloudformation/resources/registry.js';
 import type { ResolvedProperties } from '../../../src/services/cloudformation/resources/types.js';
 import { rejection, resourceContext } from './context.js';
 
 
-const bucket = providerFor('AWS::S3::Bucket').provider!;
-const policy = providerFor('AWS::S3::BucketPolicy').provider!;
+const bucket = (await loadProvider('AWS::S3::Bucket')).provider;
+const policy = (await loadProvider('AWS::S3::BucketPolicy')).provider;
 
 const STAGING: ResolvedProperties = {
   BucketName: 'cdk-hnb659fds-assets-000000000000-us-east-1',

@@ -26,14 +26,16 @@ import {
   type IcebergMetadata,
 } from '@aws-sdk/client-s3tables';
 import { describe, expect, it } from '../../helpers/fixture.js';
-import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
+import { loadedProvider, loadProviders, realResourceTypes } from '../../../src/services/cloudformation/resources/registry.js';
 import type { ResolvedProperties, ResourceState } from '../../../src/services/cloudformation/resources/types.js';
 import type { TestServer } from '../../helpers/server.js';
 import { rejection, resourceContext } from './context.js';
 
 
+await loadProviders(realResourceTypes());
+
 function p(type: string) {
-  const found = providerFor(`AWS::S3Tables::${type}`);
+  const found = loadedProvider(`AWS::S3Tables::${type}`)!;
   expect(found.stored).toBe(false);
   return found.provider!;
 }

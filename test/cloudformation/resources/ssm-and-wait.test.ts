@@ -5,11 +5,11 @@
  */
 import { GetParameterCommand, ListTagsForResourceCommand, PutParameterCommand} from '@aws-sdk/client-ssm';
 import { describe, expect, it } from '../../helpers/fixture.js';
-import { providerFor } from '../../../src/services/cloudformation/resources/registry.js';
+import { loadProvider } from '../../../src/services/cloudformation/resources/registry.js';
 import { rejection, resourceContext } from './context.js';
 
 
-const param = providerFor('AWS::SSM::Parameter').provider!;
+const param = (await loadProvider('AWS::SSM::Parameter')).provider;
 
 describe('AWS::SSM::Parameter', () => {
   it('creates, updates in place (new version, tags) and deletes the real parameter', async ({ server: t, ssm }) => {
@@ -66,14 +66,14 @@ describe('AWS::SSM::Parameter', () => {
 
 describe('wait conditions', () => {
   it('gives the handle a presigned-looking URL and completes the condition at once', async ({ server: t, ssm }) => {
-    const handle = providerFor('AWS::CloudFormation::WaitConditionHandle');
+    const handle = await loadProvider('AWS::CloudFormation::WaitConditionHandle');
     expect(handle.stored).toBe(false);
     const rc = resourceContext(t, 'AWS::CloudFormation::WaitConditionHandle', 'Handle');
     const h = await handle.provider!.create(rc, {});
     expect(h.physicalId).toMatch(
       /^https:\/\/cloudformation-waitcondition-us-east-1\.s3\.amazonaws\.com\/arn%3Aaws%3Acloudformation%3Aus-east-1%3A000000000000%3Astack%2Ftest-stack%2F[0-9a-f-]+\/Handle\?X-Amz-Algorithm=AWS4-HMAC-SHA256&/,
     );
-    const wait = providerFor('AWS::CloudFormation::WaitCondition').provider!;
+    const wait = (await loadProvider('AWS::CloudFormation::WaitCondition')).provider;
     const wrc = resourceContext(t, 'AWS::CloudFormation::WaitCondition', 'Wait');
     const w = await wait.create(wrc, { Handle: h.physicalId, Count: '1', Timeout: '300' });
     expect(w.attributes.Data).toBe('{}');

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from '../../helpers/fixture.js';
-import { providerFor, realResourceTypes } from '../../../src/services/cloudformation/resources/registry.js';
+import { loadedProvider, loadProvider, realResourceTypes } from '../../../src/services/cloudformation/resources/registry.js';
 import { storedReason } from '../../../src/services/cloudformation/resources/stored.js';
 import { isKnownType } from '../../../src/services/cloudformation/spec/resource-types.js';
 import type { ResolvedProperties } from '../../../src/services/cloudformation/resources/types.js';
@@ -17,7 +17,7 @@ import { ACCOUNT, rejection, resourceContext } from './context.js';
 
 
 function create(t: TestServer, type: string, logicalId: string, props: ResolvedProperties, opts: { strict?: boolean; stackName?: string } = {}) {
-  const found = providerFor(type);
+  const found = loadedProvider(type)!;
   expect(found.stored).toBe(true);
   return found.provider!.create(resourceContext(t, type, logicalId, opts), props);
 }
@@ -25,16 +25,18 @@ function create(t: TestServer, type: string, logicalId: string, props: ResolvedP
 const TRUST = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }] };
 
 describe('registry', () => {
-  it('says which types are real and which stored; the spec says which exist', () => {
-    expect(providerFor('AWS::SSM::Parameter')).toMatchObject({ stored: false });
-    expect(providerFor('AWS::CDK::Metadata')).toMatchObject({ stored: false });
-    const role = providerFor('AWS::IAM::Role');
+  it('says which types are real and which stored; the spec says which exist', async () => {
+    expect(await loadProvider('AWS::SSM::Parameter')).toMatchObject({ stored: false });
+    expect(await loadProvider('AWS::CDK::Metadata')).toMatchObject({ stored: false });
+    const role = await loadProvider('AWS::IAM::Role');
     expect(role.stored).toBe(true);
     expect(role.provider.type).toBe('AWS::IAM::Role');
     expect(storedReason('AWS::IAM::Role')).toMatch(/stored, not run/);
     // Custom resources and Lambda run (custom-resource.test.ts, test/lambda/).
-    expect(providerFor('Custom::Anything')).toMatchObject({ stored: false, provider: { type: 'AWS::CloudFormation::CustomResource' } });
-    expect(providerFor('AWS::Lambda::Function')).toMatchObject({ stored: false });
+    expect(await loadProvider('Custom::Anything')).toMatchObject({ stored: false, provider: { type: 'AWS::CloudFormation::CustomResource' } });
+    expect(await loadProvider('AWS::Lambda::Function')).toMatchObject({ stored: false });
+    // Each provider module is imported on first use; the registry's key is the type it provides.
+    for (const type of realResourceTypes()) expect((await loadProvider(type)).provider.type).toBe(type);
     expect(isKnownType('Custom::Anything')).toBe(true);
     expect(isKnownType('AWS::Nope::Thing')).toBe(false);
     expect(isKnownType('aws::iam::role')).toBe(false);
@@ -77,7 +79,7 @@ describe('validation', () => {
   });
 
   it('requires ServiceToken on custom resources and accepts any other property', async ({ server: t }) => {
-    const custom = providerFor('Custom::Seed').provider;
+    const custom = (await loadProvider('Custom::Seed')).provider;
     const err = await rejection(custom.create(resourceContext(t, 'Custom::Seed', 'Seed'), { Rows: 3 }));
     expect(err.message).toBe('Properties validation failed for resource Seed with message: #: required key [ServiceToken] not found');
     // Any other property passes validation: the request goes to the function (which does not exist).
@@ -153,7 +155,7 @@ describe('physical ids and attributes', () => {
   });
 
   it('keeps ids and generated attributes on update; mirrors changed properties', async ({ server: t }) => {
-    const found = providerFor('AWS::SSM::Document');
+    const found = await loadProvider('AWS::SSM::Document');
     const rc = resourceContext(t, 'AWS::SSM::Document', 'Doc');
     const first = await found.provider!.create(rc, { Content: { schemaVersion: '2.2' }, DocumentType: 'Command' });
     const second = await found.provider!.update(rc, { Content: { schemaVersion: '2.2', x: 1 }, DocumentType: 'Command' }, {
@@ -169,7 +171,7 @@ describe('strict mode', () => {
   it('refuses to store a resource but still deletes one', async ({ server: t }) => {
     const err = await rejection(create(t, 'AWS::SQS::Queue', 'Q', {}, { strict: true }));
     expect(err.message).toMatch(/^Resource type AWS::SQS::Queue is not emulated by Overcast and --strict-resources/);
-    const found = providerFor('AWS::SQS::Queue');
+    const found = await loadProvider('AWS::SQS::Queue');
     await expect(found.provider!.delete(resourceContext(t, 'AWS::SQS::Queue', 'Q', { strict: true }), {}, { physicalId: 'x', attributes: {} })).resolves.toBeUndefined();
   });
 });
@@ -204,7 +206,7 @@ describe('the CDK bootstrap template', () => {
     const lists = new Set(Object.entries(template.Parameters).filter(([, p]) => p.Type.includes('List')).map(([k]) => k));
     const seen: string[] = [];
     for (const [id, res] of Object.entries(template.Resources)) {
-      if (!providerFor(res.Type).stored) continue;
+      if (!(await loadProvider(res.Type)).stored) continue;
       const props = flatten(res.Properties ?? {}, lists) as ResolvedProperties;
       const state = await create(t, res.Type, id, props, { stackName: 'CDKToolkit' });
       expect(state.physicalId, id).toBeTruthy();

@@ -10,6 +10,7 @@ import { runGraph } from './run-graph.js';
 import { turnTransaction } from './turn-transaction.js';
 import { target, stateOf, type Op } from './operation.js';
 import { deleteResource, failureReason } from './resource-calls.js';
+import { loadProviders } from '../resources/registry.js';
 
 export type EffectivePolicy = 'Delete' | 'Retain' | 'Snapshot';
 
@@ -33,6 +34,8 @@ export interface DeleteItem {
 
 /** Deletes the items; returns the logical ids whose deletion failed. */
 export async function deleteInOrder(op: Op, items: DeleteItem[]): Promise<string[]> {
+  const loading = loadProviders(items.map((it) => it.version.type));
+  if (loading) await loading;
   const byLogical = new Map<string, string[]>();
   for (const it of items) {
     const list = byLogical.get(it.logicalId) ?? [];

@@ -17,6 +17,7 @@ import type { ResourceVersion, StackData, StoredOutput, StoredParameter } from '
 import { deleteInOrder, type DeleteItem } from './delete-resources.js';
 import { dropResource, loadResources, setPending, resourceEvent, setStackStatus, target, stateOf, writeResource, type LoadedResource, type Op } from './operation.js';
 import { planResource, sameValue } from './plan.js';
+import { loadProviders } from '../resources/registry.js';
 import { storedReason } from '../resources/stored.js';
 import { ResourceFailure } from '../resources/types.js';
 import { createResource, failureReason, updateResource } from './resource-calls.js';
@@ -274,6 +275,9 @@ export async function runDeploy(op: Op, d: Deployment, kind: DeployKind, oldPara
   // Imports are checked before anything is provisioned, as AWS does.
   const missing = d.prepared.imports.find((name) => !op.repo.getExport(op.ctx.account, op.ctx.region, name));
   if (missing !== undefined) return handleFailure(op, kind, `No export named ${missing} found. `);
+  // Provider modules load on first use: all this run needs before anything starts, as if always loaded.
+  const loading = loadProviders([...ids.map((id) => d.prepared.resources[id]!.type), ...[...existing.values()].map((r) => r.version.type)]);
+  if (loading) await loading;
   await runGraph(
     ids,
     (id) => d.prepared.resources[id]!.dependsOn,

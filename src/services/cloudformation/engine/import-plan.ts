@@ -14,7 +14,7 @@ import type * as CFN from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../../runtime/runtime.js';
 import type { StackRow } from '../../../store/cloudformation-repo.js';
 import { validation } from '../requests/errors.js';
-import { providerFor } from '../resources/registry.js';
+import { loadedProvider, loadProvider } from '../resources/registry.js';
 import { resourceType } from '../spec/resource-types.js';
 import type { Deployment } from './deployment.js';
 import { findExisting, notFound } from './import.js';
@@ -118,7 +118,7 @@ export async function autoImport(ctx: Ctx, w: Where, d: Deployment, plans: Resou
     if (plan.action !== 'Add') continue;
     const info = resourceType(plan.type);
     const key = info?.id?.length === 1 ? info.id[0]! : undefined;
-    const { provider, stored } = providerFor(plan.type);
+    const { provider, stored } = loadedProvider(plan.type) ?? (await loadProvider(plan.type));
     if (!key || !info?.p[key] || stored || !provider.adopt) continue;
     // Only a static custom name qualifies: not a Ref or any other function.
     const raw = d.prepared.resources[plan.logicalId]?.properties?.[key];

@@ -9,7 +9,7 @@
  * as stored (nothing to find), except in `--strict-resources` mode.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
-import { providerFor } from '../resources/registry.js';
+import { loadedProvider, loadProvider } from '../resources/registry.js';
 import { storedState } from '../resources/stored-values.js';
 import { strictRefusal } from '../resources/stored.js';
 import { ResourceFailure, type ResourceContext, type ResourceState } from '../resources/types.js';
@@ -40,7 +40,7 @@ export async function findExisting(
   props: Record<string, unknown>,
   identifier: Record<string, string>,
 ): Promise<{ state: ResourceState; stored: boolean } | undefined> {
-  const { provider, stored } = providerFor(t.type);
+  const { provider, stored } = loadedProvider(t.type) ?? (await loadProvider(t.type));
   const rc = context(t);
   if (stored) {
     if (t.strict) throw new ResourceFailure(strictRefusal(t.type));

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../../../runtime/runtime.js';
-import { providerFor } from '../resources/registry.js';
+import { loadedProvider, loadProvider } from '../resources/registry.js';
 import { checkExports, commitExports } from './exports.js';
 import { liveScope } from './deploy.js';
 import { prepareDeployment, stackOutputs } from './deployment.js';
@@ -25,7 +25,7 @@ const ALL_CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_
 /** Rewrites the `aws:cloudformation:*` tags of a moved resource (types without them: nothing). */
 async function retag(ctx: Ctx, move: RefactorMove, names: Map<string, string>): Promise<void> {
   const row = cfnRepo(ctx).getResource(move.from.stackId, move.from.logicalId);
-  const { provider, stored } = providerFor(move.type);
+  const { provider, stored } = loadedProvider(move.type) ?? (await loadProvider(move.type));
   if (!row || stored) return;
   const v = JSON.parse(row.data) as ResourceVersion;
   const owner = (stackId: string, logicalId: string) => ({ type: move.type, stackName: names.get(stackId)!, stackId, logicalId });

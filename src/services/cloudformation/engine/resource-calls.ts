@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tag } from '@aws-sdk/client-cloudformation';
 import type { Ctx } from '../../../runtime/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
-import { providerFor } from '../resources/registry.js';
+import { loadedProvider, loadProvider } from '../resources/registry.js';
 import { ResourceFailure, type NestedStacks, type ResourceContext, type ResourceState } from '../resources/types.js';
 import { providerProperties } from './stack-tags.js';
 
@@ -72,7 +72,7 @@ export async function createResource(
   props: Record<string, unknown>,
   stackTags?: Tag[],
 ): Promise<{ state: ResourceState; stored: boolean }> {
-  const { provider, stored } = providerFor(t.type);
+  const { provider, stored } = loadedProvider(t.type) ?? (await loadProvider(t.type));
   const state = await provider.create(context(t), providerProperties(t, props, stackTags));
   return { state, stored };
 }
@@ -83,12 +83,12 @@ export async function updateResource(
   stackTags: Tag[] | undefined,
   previous: { props: Record<string, unknown>; state: ResourceState; stackTags?: Tag[] },
 ): Promise<ResourceState> {
-  return providerFor(t.type).provider.update(context(t), providerProperties(t, props, stackTags), {
+  return (loadedProvider(t.type) ?? (await loadProvider(t.type))).provider.update(context(t), providerProperties(t, props, stackTags), {
     props: providerProperties(t, previous.props, previous.stackTags),
     state: previous.state,
   });
 }
 
 export async function deleteResource(t: CallTarget, props: Record<string, unknown>, state: ResourceState): Promise<void> {
-  await providerFor(t.type).provider.delete(context(t), props, state);
+  await (loadedProvider(t.type) ?? (await loadProvider(t.type))).provider.delete(context(t), props, state);
 }

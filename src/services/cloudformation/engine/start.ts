@@ -16,6 +16,25 @@ import { openOp, resourceEvent, setPending, setStackStatus, type Op } from './op
 import { enqueue, guarded } from './stack-queue.js';
 import { nestedStacks } from './nested.js';
 import { rollbackCreate, rollbackUpdate } from './rollback.js';
+import { loadProviders } from '../resources/registry.js';
+import { cfnRepo } from './state.js';
+
+/**
+ * Imports the resource providers an operation on the stack will call (the types it is given and
+ * those of the stack's current resources) while the request is still being answered: the operation
+ * then never waits on a module load, so the first stack to use a type completes as quickly as any.
+ */
+export function providersLoaded(ctx: Ctx, stackId: string, types: Iterable<string> = []): Promise<unknown> | undefined {
+  const all = cfnRepo(ctx)
+    .listResources(stackId)
+    .map((r) => r.type);
+  return loadProviders([...all, ...types]);
+}
+
+/** The resource types of a deployment's template. */
+export function deploymentTypes(d: Deployment): string[] {
+  return Object.values(d.prepared.resources).map((r) => r.type);
+}
 
 function rowOf(ctx: Ctx, stack: Pick<StackRow, 'id' | 'name'>): Pick<StackRow, 'id' | 'name' | 'account' | 'region' | 'op'> {
   return { id: stack.id, name: stack.name, account: ctx.account, region: ctx.region, op: null };

@@ -4,7 +4,7 @@
  * with their type, required and replacement (`causesReplacement`) flags, attributes for GetAtt,
  * identifiers for Ref, ARN templates and tag information. Read lazily, on first use — and only
  * the entries asked for are parsed: the file is compact JSON (2.4 MB; parsing all of it costs some
- * 50 ms and tens of MB), so a lookup finds its entry's key in the text and parses that object.
+ * 50 ms and tens of MB), so a lookup finds its entry's key in the bytes and parses that object.
  */
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../../../package-root.js';
@@ -57,33 +57,41 @@ export interface TypeDefinitionInfo {
   p: Record<string, PropertyInfo>;
 }
 
-let text: string | undefined;
+let bytes: Buffer | undefined;
 let defsAt = 0;
 const types = new Map<string, ResourceTypeInfo | undefined>();
 const defs = new Map<string, TypeDefinitionInfo | undefined>();
 
-function source(): string {
-  if (text === undefined) {
-    text = readFileSync(packagePath('models', 'cfn-spec.json'), 'utf8');
-    defsAt = text.indexOf('"defs":{');
+// Kept as bytes, never as one string: decoding the whole index costs more than all the lookups a
+// stack makes, and a lookup decodes only the entry it found.
+function source(): Buffer {
+  if (bytes === undefined) {
+    bytes = readFileSync(packagePath('models', 'cfn-spec.json'));
+    defsAt = bytes.indexOf('"defs":{');
   }
-  return text;
+  return bytes;
 }
 
-/** The JSON object starting at `start` (a `{`), skipping braces inside strings. */
-function objectAt(s: string, start: number): string {
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const COMMA = 0x2c;
+
+/** The end (exclusive) of the JSON object starting at `start` (a `{`), skipping braces inside strings. */
+function objectEnd(s: Buffer, start: number): number {
   let depth = 0;
   for (let i = start; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22) {
+    const c = s[i];
+    if (c === QUOTE) {
       // a string: jump to its closing quote
       for (i++; i < s.length; i++) {
-        const d = s.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
+        const d = s[i];
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
       }
-    } else if (c === 0x7b) depth++;
-    else if (c === 0x7d && --depth === 0) return s.slice(start, i + 1);
+    } else if (c === OPEN) depth++;
+    else if (c === CLOSE && --depth === 0) return i + 1;
   }
   throw new Error('cfn-spec.json is truncated');
 }
@@ -91,12 +99,13 @@ function objectAt(s: string, start: number): string {
 /** The object under key `key` in the section [from, to) of the index, parsed; undefined if absent. */
 function entry<T>(key: string, from: number, to: number): T | undefined {
   const s = source();
-  const needle = `${JSON.stringify(key)}:{`;
+  const needle = Buffer.from(`${JSON.stringify(key)}:{`);
   let at = s.indexOf(needle, from);
   // Keys are unique per section; a match must sit right after `{` or `,` to be a key at all.
-  while (at >= 0 && at < to && s[at - 1] !== '{' && s[at - 1] !== ',') at = s.indexOf(needle, at + 1);
+  while (at >= 0 && at < to && s[at - 1] !== OPEN && s[at - 1] !== COMMA) at = s.indexOf(needle, at + 1);
   if (at < 0 || at >= to) return undefined;
-  return JSON.parse(objectAt(s, at + needle.length - 1)) as T;
+  const open = at + needle.length - 1;
+  return JSON.parse(s.toString('utf8', open, objectEnd(s, open))) as T;
 }
 
 export function resourceType(type: string): ResourceTypeInfo | undefined {
@@ -118,7 +127,7 @@ export function typeDefinition(id: string): TypeDefinitionInfo | undefined {
 }
 
 export function specVersion(): string {
-  return /"specVersion":"([^"]*)"/.exec(source().slice(0, 200))?.[1] ?? 'unknown';
+  return /"specVersion":"([^"]*)"/.exec(source().toString('utf8', 0, 200))?.[1] ?? 'unknown';
 }
 
 /** The replacement effect of changing top-level property `name` of `type`. */

@@ -6,24 +6,21 @@
  * JSON form. Anchors, aliases, unknown tags, duplicate keys and multiple documents are refused.
  * Deep nesting is refused by a lexer pass before the recursive composer runs (the composer
  * overflows the stack near 800 levels and has crashed the process on far deeper input).
+ * The `yaml` package is loaded by the first YAML template, not with the template layer: it is
+ * most of that layer's loading time, and JSON templates never need it (a synchronous require
+ * rooted at the package, so it works the same from the ES module and the CommonJS build).
  */
-import {
-  Composer,
-  isAlias,
-  isNode,
-  Lexer,
-  Pair,
-  Parser,
-  Scalar,
-  visit,
-  YAMLMap,
-  type CollectionTag,
-  type ScalarTag,
-  type Tags,
-  type YAMLSeq,
-} from 'yaml';
+import { createRequire } from 'node:module';
+import type { CollectionTag, ScalarTag, Tags, YAMLMap, YAMLSeq } from 'yaml';
+import { packagePath } from '../../../package-root.js';
 import { formatError } from './errors.js';
 import type { AwsError } from '../../../wire/errors.js';
+
+let yamlModule: typeof import('yaml') | undefined;
+
+function yaml(): typeof import('yaml') {
+  return (yamlModule ??= createRequire(packagePath('package.json'))('yaml') as typeof import('yaml'));
+}
 
 /** Nesting deeper than this is refused (real templates nest a few dozen levels at most). */
 export const MAX_NESTING_DEPTH = 200;
@@ -80,6 +77,7 @@ function cfnTags(): Tags {
     // Collections stay YAML nodes (wrapped in a one-key map) so aliases can be found before
     // anything is converted, and conversion happens once, in toJS.
     const wrap = (coll: YAMLMap | YAMLSeq): YAMLMap => {
+      const { Pair, Scalar, YAMLMap } = yaml();
       const map = new YAMLMap();
       map.items.push(new Pair(new Scalar(key), coll));
       return map;
@@ -122,7 +120,7 @@ const decimalInt: ScalarTag = {
   },
 };
 
-const CFN_TAGS = cfnTags();
+let cfnTagList: Tags | undefined;
 
 function customTags(defaults: Tags): Tags {
   const kept = defaults.filter((t) => {
@@ -133,7 +131,7 @@ function customTags(defaults: Tags): Tags {
     if (typeof t === 'object' && (t as { format?: string }).format === 'TIME') return false;
     return !(typeof t === 'object' && tag === 'tag:yaml.org,2002:int' && !(t as { format?: string }).format);
   });
-  return [...kept.slice(0, 1), ...boolTags, decimalInt, ...kept.slice(1), ...CFN_TAGS];
+  return [...kept.slice(0, 1), ...boolTags, decimalInt, ...kept.slice(1), ...(cfnTagList ??= cfnTags())];
 }
 
 const OPTIONS = {
@@ -153,7 +151,7 @@ function notWellFormed(line: number, col: number): AwsError {
 function flowDepthExceeded(source: string): number | undefined {
   let depth = 0;
   let offset = 0;
-  for (const lexeme of new Lexer().lex(source)) {
+  for (const lexeme of new (yaml().Lexer)().lex(source)) {
     if (lexeme === '[' || lexeme === '{') {
       if (++depth > MAX_NESTING_DEPTH) return offset;
     } else if (lexeme === ']' || lexeme === '}') {
@@ -205,6 +203,7 @@ export function parseYamlTemplate(source: string): unknown {
     const p = linePos(source, offset);
     return notWellFormed(p.line, p.col);
   };
+  const { Composer, isAlias, isNode, Parser, visit } = yaml();
   const flowAt = flowDepthExceeded(source);
   if (flowAt !== undefined) throw pos(flowAt);
   const tokens = [...new Parser().parse(source)];
