@@ -1,50 +1,59 @@
 /**
  * CloudFormation on the wire: the query codec (form-encoded actions, XML responses in the
- * CloudFormation namespace) and the table of actions served.
+ * CloudFormation namespace) and the table of actions served. Stack actions and reads load with the
+ * service; change sets, templates, exports, drift and refactors load on their first request, so a
+ * first stack does not pay for them.
  */
 import { serviceModel } from '../../model/service-model.js';
 import { queryCodec } from '../../wire/query.js';
 import type { CloudFormationOperations } from '../../model/operations/cloudformation.js';
 import { notImplemented, type OperationHandlers, type ServiceRoutes } from '../service-routes.js';
-import * as p from './provider.js';
+import * as stacks from './stacks.js';
+import * as describe from './describe.js';
+
+const changeSets = () => import('./change-sets.js');
+const templates = () => import('./templates.js');
+const exportsList = () => import('./list-exports.js');
+const drift = () => import('./drift.js');
+const refactors = () => import('./refactors.js');
 
 const codec = queryCodec(() => serviceModel('cloudformation'));
 
 const handlers = {
-  CreateStack: p.createStack,
-  UpdateStack: p.updateStack,
-  DeleteStack: p.deleteStack,
-  DescribeStacks: p.describeStacks,
-  ListStacks: p.listStacks,
-  DescribeStackEvents: p.describeStackEvents,
-  DescribeStackResource: p.describeStackResource,
-  DescribeStackResources: p.describeStackResources,
-  ListStackResources: p.listStackResources,
-  GetTemplate: p.getTemplate,
-  GetTemplateSummary: p.getTemplateSummary,
-  ValidateTemplate: p.validateTemplate,
-  CreateChangeSet: p.createChangeSet,
-  DescribeChangeSet: p.describeChangeSet,
-  ExecuteChangeSet: p.executeChangeSet,
-  DeleteChangeSet: p.deleteChangeSet,
-  ListChangeSets: p.listChangeSets,
-  ListExports: p.listExports,
-  ListImports: p.listImports,
-  UpdateTerminationProtection: p.updateTerminationProtection,
-  CancelUpdateStack: p.cancelUpdateStack,
-  ContinueUpdateRollback: p.continueUpdateRollback,
-  RollbackStack: p.rollbackStack,
-  SetStackPolicy: p.setStackPolicy,
-  GetStackPolicy: p.getStackPolicy,
-  DetectStackDrift: p.detectStackDrift,
-  DetectStackResourceDrift: p.detectStackResourceDrift,
-  DescribeStackDriftDetectionStatus: p.describeStackDriftDetectionStatus,
-  DescribeStackResourceDrifts: p.describeStackResourceDrifts,
-  CreateStackRefactor: p.createStackRefactor,
-  DescribeStackRefactor: p.describeStackRefactor,
-  ExecuteStackRefactor: p.executeStackRefactor,
-  ListStackRefactors: p.listStackRefactors,
-  ListStackRefactorActions: p.listStackRefactorActions,
+  CreateStack: stacks.createStack,
+  UpdateStack: stacks.updateStack,
+  DeleteStack: stacks.deleteStack,
+  DescribeStacks: describe.describeStacks,
+  ListStacks: describe.listStacks,
+  DescribeStackEvents: describe.describeStackEvents,
+  DescribeStackResource: describe.describeStackResource,
+  DescribeStackResources: describe.describeStackResources,
+  ListStackResources: describe.listStackResources,
+  GetTemplate: describe.getTemplate,
+  GetTemplateSummary: async (ctx, input) => (await templates()).getTemplateSummary(ctx, input),
+  ValidateTemplate: async (ctx, input) => (await templates()).validateTemplate(ctx, input),
+  CreateChangeSet: async (ctx, input) => (await changeSets()).createChangeSet(ctx, input),
+  DescribeChangeSet: async (ctx, input) => (await changeSets()).describeChangeSet(ctx, input),
+  ExecuteChangeSet: async (ctx, input) => (await changeSets()).executeChangeSet(ctx, input),
+  DeleteChangeSet: async (ctx, input) => (await changeSets()).deleteChangeSet(ctx, input),
+  ListChangeSets: async (ctx, input) => (await changeSets()).listChangeSets(ctx, input),
+  ListExports: async (ctx, input) => (await exportsList()).listExports(ctx, input),
+  ListImports: async (ctx, input) => (await exportsList()).listImports(ctx, input),
+  UpdateTerminationProtection: stacks.updateTerminationProtection,
+  CancelUpdateStack: stacks.cancelUpdateStack,
+  ContinueUpdateRollback: stacks.continueUpdateRollback,
+  RollbackStack: stacks.rollbackStack,
+  SetStackPolicy: stacks.setStackPolicy,
+  GetStackPolicy: stacks.getStackPolicy,
+  DetectStackDrift: async (ctx, input) => (await drift()).detectStackDrift(ctx, input),
+  DetectStackResourceDrift: async (ctx, input) => (await drift()).detectStackResourceDrift(ctx, input),
+  DescribeStackDriftDetectionStatus: async (ctx, input) => (await drift()).describeStackDriftDetectionStatus(ctx, input),
+  DescribeStackResourceDrifts: async (ctx, input) => (await drift()).describeStackResourceDrifts(ctx, input),
+  CreateStackRefactor: async (ctx, input) => (await refactors()).createStackRefactor(ctx, input),
+  DescribeStackRefactor: async (ctx, input) => (await refactors()).describeStackRefactor(ctx, input),
+  ExecuteStackRefactor: async (ctx, input) => (await refactors()).executeStackRefactor(ctx, input),
+  ListStackRefactors: async (ctx, input) => (await refactors()).listStackRefactors(ctx, input),
+  ListStackRefactorActions: async (ctx, input) => (await refactors()).listStackRefactorActions(ctx, input),
   ...notImplemented<CloudFormationOperations>()(
     'ActivateOrganizationsAccess', 'ActivateType', 'BatchDescribeTypeConfigurations',
     'CreateGeneratedTemplate', 'CreateStackInstances', 'CreateStackSet',
