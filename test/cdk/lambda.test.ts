@@ -5,23 +5,26 @@
  * the SDK, lists buckets through the SDK inside the handler; `cdk deploy --hotswap` swaps its code
  * through UpdateFunctionCode (CloudFormation's template stays as it was); a full deploy of the
  * same change leaves the autoDeleteObjects bucket's objects alone; `cdk destroy` empties and
- * removes that bucket. Both assemblies are synthesized once, after `cdk bootstrap`, and every
+ * removes that bucket. A second stack's cr.Provider with isComplete fails, as Step Functions is
+ * not emulated, and rolls back clean. Both assemblies are synthesized once, after `cdk bootstrap`, and every
  * CLI step runs from them.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DescribeStacksCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
+import { DeleteStackCommand, DescribeStacksCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { GetFunctionCommand, InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import { GetBucketTaggingCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetTableBucketCommand } from '@aws-sdk/client-s3tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
-import { cdk, cdkEnv, clients, compileApp, liveStacks, printedOutputs, tableBucketNames, type Clients } from './support.js';
+import { allEvents } from '../cloudformation/support.js';
+import { cdk, cdkEnv, clients, compileApp, eventually, liveStacks, printedOutputs, tableBucketNames, type Clients } from './support.js';
 
 const ENV = 'aws://000000000000/us-east-1';
 const DEPLOY = ['deploy', '--require-approval', 'never'];
 const STACK = 'FunctionsStack';
+const WAITER = 'WaiterStack';
 /** Each step runs the CDK CLI, which on a loaded 2-core machine takes well over vitest's default. */
 const CLI_TEST_MS = 240_000;
 
@@ -85,7 +88,7 @@ afterAll(async () => {
 
 describe('Lambda-backed CDK constructs through the CDK CLI', () => {
   it('cdk deploy runs the custom resources: AwsCustomResource, cr.Provider and autoDeleteObjects', async () => {
-    const r = await cdk([...DEPLOY, '--app', v1], { cwd: plainDir, env });
+    const r = await cdk([...DEPLOY, STACK, '--app', v1], { cwd: plainDir, env });
     expectOk(r);
     outputs = printedOutputs(r.output, STACK);
     // AwsCustomResource called s3tables GetTableBucket inside its function: the real answer.
@@ -108,10 +111,25 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     for (const key of ['a.txt', 'nested/b.txt']) await c.s3.send(new PutObjectCommand({ Bucket: outputs.UploadsBucket, Key: key, Body: key }));
   }, CLI_TEST_MS);
 
+  it('a cr.Provider with an isCompleteHandler fails saying Step Functions is not emulated; the rollback leaves nothing', async () => {
+    const r = await cdk([...DEPLOY, WAITER, '--app', v1], { cwd: plainDir, env });
+    expect(r.code, r.output).not.toBe(0);
+    const stack = (await c.cfn.send(new DescribeStacksCommand({ StackName: WAITER }))).Stacks![0]!;
+    expect(stack.StackStatus).toBe('ROLLBACK_COMPLETE');
+    const events = await allEvents(c.cfn, WAITER);
+    const failed = events.find((e) => e.LogicalResourceId?.startsWith('Waited') && e.ResourceStatus === 'CREATE_FAILED');
+    expect(failed?.ResourceStatusReason).toMatch(/^Received response status \[FAILED\] from custom resource\. Message returned: .*'states' is not emulated by Overcast/s);
+    expect(events.filter((e) => e.ResourceStatus === 'DELETE_FAILED')).toEqual([]);
+    const fns = (await lambda.send(new ListFunctionsCommand({}))).Functions ?? [];
+    expect(fns.map((f) => f.FunctionName).filter((n) => n?.startsWith(WAITER))).toEqual([]);
+    await c.cfn.send(new DeleteStackCommand({ StackName: WAITER }));
+    await eventually(() => liveStacks(c), (live) => !(WAITER in live));
+  }, CLI_TEST_MS);
+
   it('cdk deploy --hotswap swaps the function code in place; the next invocation runs it', async () => {
     const before = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
     const templateBefore = await c.cfn.send(new GetTemplateCommand({ StackName: STACK }));
-    const r = await cdk([...DEPLOY, '--hotswap', '--app', v2], { cwd: plainDir, env });
+    const r = await cdk([...DEPLOY, STACK, '--hotswap', '--app', v2], { cwd: plainDir, env });
     expectOk(r);
     expect(r.output).toContain(`✨ AWS::Lambda::Function '${outputs.ListerName}' hotswapped!`);
     const after = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
@@ -123,7 +141,7 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
   }, CLI_TEST_MS);
 
   it('a full deploy of the change updates the stack and leaves the autoDeleteObjects bucket’s objects alone', async () => {
-    const r = await cdk([...DEPLOY, '--app', v2], { cwd: plainDir, env });
+    const r = await cdk([...DEPLOY, STACK, '--app', v2], { cwd: plainDir, env });
     expectOk(r);
     const stack = (await c.cfn.send(new DescribeStacksCommand({ StackName: STACK }))).Stacks![0]!;
     expect(stack.StackStatus).toBe('UPDATE_COMPLETE');
@@ -133,7 +151,7 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
   }, CLI_TEST_MS);
 
   it('cdk destroy empties the autoDeleteObjects bucket and removes everything', async () => {
-    const r = await cdk(['destroy', '--force', '--app', v2], { cwd: plainDir, env });
+    const r = await cdk(['destroy', STACK, '--force', '--app', v2], { cwd: plainDir, env });
     expectOk(r);
     expect(r.output).toContain(`${STACK}: destroyed`);
     await expect(c.s3.send(new HeadBucketCommand({ Bucket: outputs.UploadsBucket }))).rejects.toMatchObject({

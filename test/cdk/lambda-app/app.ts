@@ -1,5 +1,6 @@
 /**
- * The CDK app of the Lambda end-to-end test: one FunctionsStack (functions-stack.ts). Context
+ * The CDK app of the Lambda end-to-end test: a FunctionsStack (functions-stack.ts) and a
+ * WaiterStack (waiter-stack.ts, a Provider with isComplete), deployed one at a time. Context
  * `codeVersion` is written into the asset function's source before synthesis, so a deploy with
  * `-c codeVersion=2` changes only that function's code (what `cdk deploy --hotswap` swaps);
  * `withAutoDelete=false` leaves out the autoDeleteObjects bucket (the speed comparison).
@@ -7,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { FunctionsStack } from './functions-stack.js';
+import { WaiterStack } from './waiter-stack.js';
 
 const app = new App();
 const codeVersion = String(app.node.tryGetContext('codeVersion') ?? '1');
@@ -22,4 +24,5 @@ writeFileSync(
     `};\n`,
 );
 new FunctionsStack(app, stackName, { autoDelete });
+new WaiterStack(app, 'WaiterStack');
 app.synth();
