@@ -9,8 +9,8 @@
  * not emulated, and rolls back clean. Both assemblies are synthesized once, after `cdk bootstrap`, and every
  * CLI step runs from them.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteStackCommand, DescribeStacksCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { GetFunctionCommand, InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
@@ -19,7 +19,7 @@ import { GetTableBucketCommand } from '@aws-sdk/client-s3tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
 import { allEvents } from '../cloudformation/support.js';
-import { cdk, cdkEnv, clients, compileApp, eventually, liveStacks, printedOutputs, tableBucketNames, type Clients } from './support.js';
+import { CDK_BIN, cdk, cdkEnv, clients, compileApp, eventually, liveStacks, printedOutputs, tableBucketNames, type Clients } from './support.js';
 
 const ENV = 'aws://000000000000/us-east-1';
 const DEPLOY = ['deploy', '--require-approval', 'never'];
@@ -138,6 +138,35 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     expect((await invokeLister()).codeVersion).toBe('2');
     // Hotswap goes around CloudFormation: the stored template is the one deployed before.
     expect((await c.cfn.send(new GetTemplateCommand({ StackName: STACK }))).TemplateBody).toBe(templateBefore.TemplateBody);
+  }, CLI_TEST_MS);
+
+  it('cdk watch hotswaps the function on start and again when its source changes', async () => {
+    const dir = join(tmp.path, 'watch');
+    compileApp(dir, 'lambda-app');
+    writeFileSync(join(dir, 'cdk.json'), JSON.stringify({ app: 'node app.js', notices: false, watch: { include: ['version.txt'] } }));
+    writeFileSync(join(dir, 'version.txt'), '3');
+    const child = spawn(process.execPath, [CDK_BIN, 'watch', STACK, '--no-notices'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let exited = false;
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('exit', () => (exited = true));
+    const line = `✨ AWS::Lambda::Function '${outputs.ListerName}' hotswapped!`;
+    const swapped = async (times: number): Promise<void> => {
+      for (let i = 0; i < 2400 && !exited; i++) {
+        if (output.split(line).length > times) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`cdk watch did not hotswap ${times} time(s):\n${output}`);
+    };
+    try {
+      await swapped(1);
+      expect((await invokeLister()).codeVersion).toBe('3');
+      writeFileSync(join(dir, 'version.txt'), '4');
+      await swapped(2);
+      expect((await invokeLister()).codeVersion).toBe('4');
+    } finally {
+      child.kill();
+    }
   }, CLI_TEST_MS);
 
   it('a full deploy of the change updates the stack and leaves the autoDeleteObjects bucket’s objects alone', async () => {
