@@ -1,13 +1,14 @@
 /**
  * The CDK CLI against a stack of Lambda-backed constructs (lambda-app/): `cdk deploy` runs the
  * custom resources for real — the AwsCustomResource's s3tables call answers with the table
- * bucket's id, the cr.Provider's inline function its Data — and the asset function, invoked with
- * the SDK, lists buckets through the SDK inside the handler; `cdk deploy --hotswap` swaps its code
- * through UpdateFunctionCode (CloudFormation's template stays as it was); a full deploy of the
- * same change leaves the autoDeleteObjects bucket's objects alone; `cdk destroy` empties and
- * removes that bucket. A second stack's cr.Provider with isComplete fails, as Step Functions is
- * not emulated, and rolls back clean. Both assemblies are synthesized once, after `cdk bootstrap`, and every
- * CLI step runs from them.
+ * bucket's id, the cr.Provider's inline function its Data (masked in the outputs when it answers
+ * NoEcho) — and the asset function, invoked with the SDK, lists buckets through the SDK inside the
+ * handler; `cdk deploy --hotswap` swaps its code through UpdateFunctionCode (CloudFormation's
+ * template stays as it was), and so does `cdk watch` on start and on a change of the source; a
+ * full deploy of the same change leaves the autoDeleteObjects bucket's objects alone; `cdk
+ * destroy` empties and removes that bucket. A second stack's cr.Provider with isComplete fails, as
+ * Step Functions is not emulated, and rolls back clean. Both assemblies are synthesized once,
+ * after `cdk bootstrap`, and every deploy but the watch's runs from them.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { DeleteStackCommand, DescribeStacksCommand, GetTemplateCommand } from '@
 import { GetFunctionCommand, InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import { GetBucketTaggingCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetTableBucketCommand } from '@aws-sdk/client-s3tables';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
 import { allEvents } from '../cloudformation/support.js';
@@ -31,6 +33,7 @@ const CLI_TEST_MS = 240_000;
 let t: TestServer;
 let c: Clients;
 let lambda: LambdaClient;
+let ssm: SSMClient;
 let tmp: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
 let plainDir: string;
@@ -65,6 +68,7 @@ beforeAll(async () => {
   t = await startTestServer();
   c = clients(t);
   lambda = new LambdaClient({ ...t.clientConfig, maxAttempts: 1 });
+  ssm = new SSMClient({ ...t.clientConfig, maxAttempts: 1 });
   tmp = tempDir('overcast-cdk-lambda-');
   const appDir = join(tmp.path, 'app');
   plainDir = join(tmp.path, 'plain');
@@ -98,6 +102,10 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     // The Provider framework invoked the inline onEvent function and passed its Data on.
     expect(outputs.GreetingText).toBe('hello overcast');
     expect(outputs.GreetingId).toBe('greeting-overcast');
+    // Its NoEcho answer masks the Data in the outputs, not for the SSM parameter that uses it.
+    expect(outputs.SecretText).toBe('*****');
+    const copy = await ssm.send(new GetParameterCommand({ Name: `/${STACK}/secret-copy` }));
+    expect(copy.Parameter?.Value).toBe('hello hidden');
     // The bucket carries the tag the auto-delete handler checks before emptying it.
     const tags = await c.s3.send(new GetBucketTaggingCommand({ Bucket: outputs.UploadsBucket }));
     expect(tags.TagSet).toContainEqual({ Key: 'aws-cdk:auto-delete-objects', Value: 'true' });
