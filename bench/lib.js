@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { PIN, pinned } from './load-generator.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'overcast.js');
+// OVERCAST_BENCH_BIN runs another build of the server (an earlier one, for a before/after).
+export const BIN = process.env.OVERCAST_BENCH_BIN ?? join(ROOT, 'bin', 'overcast.js');
 
 export function median(values) {
   const s = [...values].sort((a, b) => a - b);
