@@ -112,3 +112,21 @@ export function partitionOf(region: string): string {
 export function internalCtx(rt: Runtime, account: string, region: string, requestId: string): Ctx {
   return { rt, account, region, partition: partitionOf(region), requestId, accessKeyId: account };
 }
+
+/**
+ * One object per metadata store, made on first use, for a repository that caches rows: its cache
+ * is cleared on reset.
+ */
+export function cachedPerStore<T extends { clearCache(): void }>(make: (meta: MetadataStore) => T): (ctx: Ctx) => T {
+  const made = new WeakMap<object, T>();
+  return (ctx) => {
+    let r = made.get(ctx.rt.meta);
+    if (!r) {
+      const created = make(ctx.rt.meta);
+      ctx.rt.resetHooks.push(() => created.clearCache());
+      made.set(ctx.rt.meta, created);
+      r = created;
+    }
+    return r;
+  };
+}

@@ -1,33 +1,39 @@
 /**
  * The CDK CLI against a stack of Lambda-backed constructs (lambda-app/): `cdk deploy` runs the
  * custom resources for real — the AwsCustomResource's s3tables call answers with the table
- * bucket's id, the cr.Provider's inline function its Data — and the asset function, invoked with
- * the SDK, lists buckets through the SDK inside the handler; `cdk deploy --hotswap` swaps its code
- * through UpdateFunctionCode (CloudFormation's template stays as it was); a full deploy of the
- * same change leaves the autoDeleteObjects bucket's objects alone; `cdk destroy` empties and
- * removes that bucket. Both assemblies are synthesized once, after `cdk bootstrap`, and every
- * CLI step runs from them.
+ * bucket's id, the cr.Provider's inline function its Data (masked in the outputs when it answers
+ * NoEcho) — and the asset function, invoked with the SDK, lists buckets through the SDK inside the
+ * handler; `cdk deploy --hotswap` swaps its code through UpdateFunctionCode (CloudFormation's
+ * template stays as it was), and so does `cdk watch` on start and on a change of the source; a
+ * full deploy of the same change leaves the autoDeleteObjects bucket's objects alone; `cdk
+ * destroy` empties and removes that bucket. A second stack's cr.Provider with isComplete fails, as
+ * Step Functions is not emulated, and rolls back clean. Both assemblies are synthesized once,
+ * after `cdk bootstrap`, and every deploy but the watch's runs from them.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DescribeStacksCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
+import { DeleteStackCommand, DescribeStacksCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { GetFunctionCommand, InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import { GetBucketTaggingCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetTableBucketCommand } from '@aws-sdk/client-s3tables';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
-import { cdk, cdkEnv, clients, compileApp, liveStacks, printedOutputs, tableBucketNames, type Clients } from './support.js';
+import { allEvents } from '../cloudformation/support.js';
+import { CDK_BIN, cdk, cdkEnv, clients, compileApp, eventually, liveStacks, printedOutputs, tableBucketNames, type Clients } from './support.js';
 
 const ENV = 'aws://000000000000/us-east-1';
 const DEPLOY = ['deploy', '--require-approval', 'never'];
 const STACK = 'FunctionsStack';
+const WAITER = 'WaiterStack';
 /** Each step runs the CDK CLI, which on a loaded 2-core machine takes well over vitest's default. */
 const CLI_TEST_MS = 240_000;
 
 let t: TestServer;
 let c: Clients;
 let lambda: LambdaClient;
+let ssm: SSMClient;
 let tmp: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
 let plainDir: string;
@@ -62,6 +68,7 @@ beforeAll(async () => {
   t = await startTestServer();
   c = clients(t);
   lambda = new LambdaClient({ ...t.clientConfig, maxAttempts: 1 });
+  ssm = new SSMClient({ ...t.clientConfig, maxAttempts: 1 });
   tmp = tempDir('overcast-cdk-lambda-');
   const appDir = join(tmp.path, 'app');
   plainDir = join(tmp.path, 'plain');
@@ -85,7 +92,7 @@ afterAll(async () => {
 
 describe('Lambda-backed CDK constructs through the CDK CLI', () => {
   it('cdk deploy runs the custom resources: AwsCustomResource, cr.Provider and autoDeleteObjects', async () => {
-    const r = await cdk([...DEPLOY, '--app', v1], { cwd: plainDir, env });
+    const r = await cdk([...DEPLOY, STACK, '--app', v1], { cwd: plainDir, env });
     expectOk(r);
     outputs = printedOutputs(r.output, STACK);
     // AwsCustomResource called s3tables GetTableBucket inside its function: the real answer.
@@ -95,6 +102,10 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     // The Provider framework invoked the inline onEvent function and passed its Data on.
     expect(outputs.GreetingText).toBe('hello overcast');
     expect(outputs.GreetingId).toBe('greeting-overcast');
+    // Its NoEcho answer masks the Data in the outputs, not for the SSM parameter that uses it.
+    expect(outputs.SecretText).toBe('*****');
+    const copy = await ssm.send(new GetParameterCommand({ Name: `/${STACK}/secret-copy` }));
+    expect(copy.Parameter?.Value).toBe('hello hidden');
     // The bucket carries the tag the auto-delete handler checks before emptying it.
     const tags = await c.s3.send(new GetBucketTaggingCommand({ Bucket: outputs.UploadsBucket }));
     expect(tags.TagSet).toContainEqual({ Key: 'aws-cdk:auto-delete-objects', Value: 'true' });
@@ -108,10 +119,25 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     for (const key of ['a.txt', 'nested/b.txt']) await c.s3.send(new PutObjectCommand({ Bucket: outputs.UploadsBucket, Key: key, Body: key }));
   }, CLI_TEST_MS);
 
+  it('a cr.Provider with an isCompleteHandler fails saying Step Functions is not emulated; the rollback leaves nothing', async () => {
+    const r = await cdk([...DEPLOY, WAITER, '--app', v1], { cwd: plainDir, env });
+    expect(r.code, r.output).not.toBe(0);
+    const stack = (await c.cfn.send(new DescribeStacksCommand({ StackName: WAITER }))).Stacks![0]!;
+    expect(stack.StackStatus).toBe('ROLLBACK_COMPLETE');
+    const events = await allEvents(c.cfn, WAITER);
+    const failed = events.find((e) => e.LogicalResourceId?.startsWith('Waited') && e.ResourceStatus === 'CREATE_FAILED');
+    expect(failed?.ResourceStatusReason).toMatch(/^Received response status \[FAILED\] from custom resource\. Message returned: .*'states' is not emulated by Overcast/s);
+    expect(events.filter((e) => e.ResourceStatus === 'DELETE_FAILED')).toEqual([]);
+    const fns = (await lambda.send(new ListFunctionsCommand({}))).Functions ?? [];
+    expect(fns.map((f) => f.FunctionName).filter((n) => n?.startsWith(WAITER))).toEqual([]);
+    await c.cfn.send(new DeleteStackCommand({ StackName: WAITER }));
+    await eventually(() => liveStacks(c), (live) => !(WAITER in live));
+  }, CLI_TEST_MS);
+
   it('cdk deploy --hotswap swaps the function code in place; the next invocation runs it', async () => {
     const before = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
     const templateBefore = await c.cfn.send(new GetTemplateCommand({ StackName: STACK }));
-    const r = await cdk([...DEPLOY, '--hotswap', '--app', v2], { cwd: plainDir, env });
+    const r = await cdk([...DEPLOY, STACK, '--hotswap', '--app', v2], { cwd: plainDir, env });
     expectOk(r);
     expect(r.output).toContain(`✨ AWS::Lambda::Function '${outputs.ListerName}' hotswapped!`);
     const after = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
@@ -122,8 +148,37 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     expect((await c.cfn.send(new GetTemplateCommand({ StackName: STACK }))).TemplateBody).toBe(templateBefore.TemplateBody);
   }, CLI_TEST_MS);
 
+  it('cdk watch hotswaps the function on start and again when its source changes', async () => {
+    const dir = join(tmp.path, 'watch');
+    compileApp(dir, 'lambda-app');
+    writeFileSync(join(dir, 'cdk.json'), JSON.stringify({ app: 'node app.js', notices: false, watch: { include: ['version.txt'] } }));
+    writeFileSync(join(dir, 'version.txt'), '3');
+    const child = spawn(process.execPath, [CDK_BIN, 'watch', STACK, '--no-notices'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let exited = false;
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('exit', () => (exited = true));
+    const line = `✨ AWS::Lambda::Function '${outputs.ListerName}' hotswapped!`;
+    const swapped = async (times: number): Promise<void> => {
+      for (let i = 0; i < 2400 && !exited; i++) {
+        if (output.split(line).length > times) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`cdk watch did not hotswap ${times} time(s):\n${output}`);
+    };
+    try {
+      await swapped(1);
+      expect((await invokeLister()).codeVersion).toBe('3');
+      writeFileSync(join(dir, 'version.txt'), '4');
+      await swapped(2);
+      expect((await invokeLister()).codeVersion).toBe('4');
+    } finally {
+      child.kill();
+    }
+  }, CLI_TEST_MS);
+
   it('a full deploy of the change updates the stack and leaves the autoDeleteObjects bucket’s objects alone', async () => {
-    const r = await cdk([...DEPLOY, '--app', v2], { cwd: plainDir, env });
+    const r = await cdk([...DEPLOY, STACK, '--app', v2], { cwd: plainDir, env });
     expectOk(r);
     const stack = (await c.cfn.send(new DescribeStacksCommand({ StackName: STACK }))).Stacks![0]!;
     expect(stack.StackStatus).toBe('UPDATE_COMPLETE');
@@ -133,7 +188,7 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
   }, CLI_TEST_MS);
 
   it('cdk destroy empties the autoDeleteObjects bucket and removes everything', async () => {
-    const r = await cdk(['destroy', '--force', '--app', v2], { cwd: plainDir, env });
+    const r = await cdk(['destroy', STACK, '--force', '--app', v2], { cwd: plainDir, env });
     expectOk(r);
     expect(r.output).toContain(`${STACK}: destroyed`);
     await expect(c.s3.send(new HeadBucketCommand({ Bucket: outputs.UploadsBucket }))).rejects.toMatchObject({

@@ -17,7 +17,7 @@ import { warehouseBuckets as storedWarehouseBuckets, type TestServer } from '../
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
-const CDK_BIN = join(repoRoot, 'node_modules', 'aws-cdk', 'bin', 'cdk');
+export const CDK_BIN = join(repoRoot, 'node_modules', 'aws-cdk', 'bin', 'cdk');
 
 /** Transpiles `test/cdk/<source>/*.ts` to ES modules in `dir` (with a node_modules link and cdk.json). */
 export function compileApp(dir: string, source = 'app'): void {
@@ -55,6 +55,9 @@ export function cdkEnv(t: TestServer, endpoint: string, cdkHome: string): NodeJS
     CDK_HOME: cdkHome,
     CDK_DISABLE_CLI_TELEMETRY: 'true',
     CDK_DISABLE_VERSION_CHECK: '1',
+    // aws-cdk-lib's built-in template validation costs some 8 s of CPU per synthesis; these tests
+    // check Overcast, not the CDK's linter.
+    CDK_VALIDATION: 'false',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     NO_COLOR: '1',
     FORCE_COLOR: '0',

@@ -1,15 +1,19 @@
 /**
- * The CDK app of the Lambda end-to-end test: one FunctionsStack (functions-stack.ts). Context
- * `codeVersion` is written into the asset function's source before synthesis, so a deploy with
- * `-c codeVersion=2` changes only that function's code (what `cdk deploy --hotswap` swaps);
+ * The CDK app of the Lambda end-to-end test: a FunctionsStack (functions-stack.ts) and a
+ * WaiterStack (waiter-stack.ts, a Provider with isComplete), deployed one at a time. Context
+ * `codeVersion` (or the file version.txt, for `cdk watch`) is written into the asset function's
+ * source before synthesis, so a deploy with `-c codeVersion=2` changes only that function's code
+ * (what `cdk deploy --hotswap` swaps);
  * `withAutoDelete=false` leaves out the autoDeleteObjects bucket (the speed comparison).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { FunctionsStack } from './functions-stack.js';
+import { WaiterStack } from './waiter-stack.js';
 
 const app = new App();
-const codeVersion = String(app.node.tryGetContext('codeVersion') ?? '1');
+// `cdk watch` (which re-synthesizes on a change of version.txt) takes the version from that file.
+const codeVersion = existsSync('version.txt') ? readFileSync('version.txt', 'utf8').trim() : String(app.node.tryGetContext('codeVersion') ?? '1');
 const autoDelete = String(app.node.tryGetContext('withAutoDelete') ?? 'true') !== 'false';
 const stackName = String(app.node.tryGetContext('stackName') ?? 'FunctionsStack');
 mkdirSync('fn-src', { recursive: true });
@@ -22,4 +26,5 @@ writeFileSync(
     `};\n`,
 );
 new FunctionsStack(app, stackName, { autoDelete });
+new WaiterStack(app, 'WaiterStack');
 app.synth();

@@ -2,12 +2,14 @@
  * The stack of the Lambda end-to-end test, built from the constructs real CDK apps use: a bucket
  * with `autoDeleteObjects` (the CDK's own Node.js custom resource provider), an S3 Tables table
  * bucket read back by an `AwsCustomResource` (s3tables GetTableBucket, its response fields as
- * outputs), a `cr.Provider` whose onEvent is an inline Node.js 20 function returning `Data`, and
+ * outputs), a `cr.Provider` whose onEvent is an inline Node.js 20 function returning `Data` (for
+ * one of its two resources with NoEcho, copied into an SSM parameter), and
  * a function from an asset directory (fn-src, written by app.ts) whose code the test hotswaps.
  */
 import { CfnOutput, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnTableBucket } from 'aws-cdk-lib/aws-s3tables';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId, Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
@@ -20,7 +22,8 @@ const ON_EVENT = `
 exports.handler = async (event) => {
   if (event.RequestType === 'Delete') return {};
   const name = event.ResourceProperties.Name;
-  return { PhysicalResourceId: 'greeting-' + name, Data: { Greeting: 'hello ' + name, Count: event.ResourceProperties.Count } };
+  const noEcho = event.ResourceProperties.Secret === 'true';
+  return { PhysicalResourceId: 'greeting-' + name, NoEcho: noEcho, Data: { Greeting: 'hello ' + name, Count: event.ResourceProperties.Count } };
 };`;
 
 export class FunctionsStack extends Stack {
@@ -54,6 +57,10 @@ export class FunctionsStack extends Stack {
     const greeting = new CustomResource(this, 'Greeting', { serviceToken: provider.serviceToken, properties: { Name: 'overcast', Count: 3 } });
     new CfnOutput(this, 'GreetingText', { value: greeting.getAttString('Greeting') });
     new CfnOutput(this, 'GreetingId', { value: greeting.ref });
+    // Through the same provider with NoEcho: the output is masked, the parameter gets the value.
+    const secret = new CustomResource(this, 'SecretGreeting', { serviceToken: provider.serviceToken, properties: { Name: 'hidden', Secret: true } });
+    new CfnOutput(this, 'SecretText', { value: secret.getAttString('Greeting') });
+    new StringParameter(this, 'SecretCopy', { parameterName: `/${id}/secret-copy`, stringValue: secret.getAttString('Greeting') });
 
     const fn = new LambdaFunction(this, 'Lister', {
       runtime: Runtime.NODEJS_20_X,

@@ -4,7 +4,7 @@
  * request it gets in S3, so the test sees the protocol from the provider's side — Create without
  * a physical id and with every property a string, Update with OldResourceProperties, a new
  * physical id meaning replacement (the old one deleted in cleanup), Delete on stack delete,
- * `Data` behind Fn::GetAtt, FAILED with its Reason in the events and the rollback, no answer
+ * `Data` behind Fn::GetAtt (masked in outputs when the response says NoEcho), FAILED with its Reason in the events and the rollback, no answer
  * within ServiceTimeout, and an SNS ServiceToken refused with a clear message.
  */
 import {
@@ -16,6 +16,7 @@ import {
   type Parameter,
 } from '@aws-sdk/client-cloudformation';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { allEvents, cfnClient } from '../support.js';
@@ -36,7 +37,8 @@ exports.handler = async (event, context) => {
     return;
   }
   const data = { Echo: p.Value, NumType: typeof p.Num, Nested: typeof p.List[0] };
-  await new Promise((done) => { context.done = done; response.send(event, context, response.SUCCESS, data, p.Id); });
+  const noEcho = p.Mode === 'secret';
+  await new Promise((done) => { context.done = done; response.send(event, context, response.SUCCESS, data, p.Id, noEcho); });
 };`;
 
 function template(serviceToken: unknown = { 'Fn::GetAtt': ['Fn', 'Arn'] }, extra: Record<string, unknown> = {}): string {
@@ -186,6 +188,25 @@ describe('custom resources backed by a Lambda function', () => {
     expect((await settled('nokey')).status).toBe('ROLLBACK_COMPLETE');
     const failed = (await allEvents(cfn, 'nokey')).find((e) => e.LogicalResourceId === 'Needs' && e.ResourceStatus === 'CREATE_FAILED');
     expect(failed?.ResourceStatusReason).toBe("CustomResource attribute error: Vendor response doesn't contain Missing key in object Thing");
+    await newRequests();
+  });
+
+  it('NoEcho: outputs show the Data as asterisks, other resources get the real values', async () => {
+    const body = JSON.parse(template()) as { Resources: Record<string, any>; Outputs: Record<string, unknown> };
+    body.Resources.Uses = {
+      Type: 'AWS::SSM::Parameter',
+      Properties: { Name: 'noecho-uses', Type: 'String', Value: { 'Fn::Sub': 'got-${Thing.Echo}' } },
+    };
+    body.Outputs.Sub = { Value: { 'Fn::Sub': 'x-${Thing.Echo}' } };
+    const secretStack = { StackName: 'secret', TemplateBody: JSON.stringify(body), Parameters: params('p', 'secret') };
+    await cfn.send(new CreateStackCommand(secretStack));
+    const s = await settled('secret');
+    expect(s.status).toBe('CREATE_COMPLETE');
+    expect(s.outputs).toEqual({ Echo: '*****', NumType: '*****', Nested: '*****', Sub: 'x-*****', Ref: 'p' });
+    const ssm = new SSMClient({ ...t.clientConfig, maxAttempts: 1 });
+    expect((await ssm.send(new GetParameterCommand({ Name: 'noecho-uses' }))).Parameter?.Value).toBe('got-hello');
+    // The masked outputs compare equal to the stored ones: an unchanged template is no update.
+    await expect(cfn.send(new UpdateStackCommand(secretStack))).rejects.toThrow('No updates are to be performed.');
     await newRequests();
   });
 

@@ -101,6 +101,7 @@ export function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
       }
       return value;
     },
+    secret: (id) => live.get(id)?.masked === true,
   };
 }
 
@@ -138,6 +139,7 @@ async function createOne(
     physicalId: state.physicalId,
     attributes: state.attributes,
     ...(state.ref !== undefined ? { ref: state.ref } : {}),
+    ...(state.masked ? { masked: true } : {}),
     ...(stored ? { stored: true } : {}),
   };
   s.live.set(id, done);
@@ -234,6 +236,7 @@ async function deployOne(s: RunState, id: string): Promise<void> {
     physicalId: state.physicalId,
     attributes: state.attributes,
     ...(state.ref !== undefined ? { ref: state.ref } : {}),
+    ...(state.masked ? { masked: true } : {}),
     ...(cur.stored ? { stored: true } : {}),
   };
   s.live.set(id, done);

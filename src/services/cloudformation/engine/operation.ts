@@ -67,7 +67,12 @@ export function target(op: Op, logicalId: string, type: string): CallTarget {
 }
 
 export function stateOf(v: ResourceVersion): ResourceState {
-  return { physicalId: v.physicalId ?? '', attributes: v.attributes, ...(v.ref !== undefined ? { ref: v.ref } : {}) };
+  return {
+    physicalId: v.physicalId ?? '',
+    attributes: v.attributes,
+    ...(v.ref !== undefined ? { ref: v.ref } : {}),
+    ...(v.masked ? { masked: true } : {}),
+  };
 }
 
 export interface LoadedResource {

@@ -235,6 +235,7 @@ export function planningScope(
       const value = v.attributes[attr];
       return value === undefined ? dynamicMarker(`${id}.${attr}`) : value;
     },
+    secret: (id) => current(id)?.masked === true && !changesIdentity(id),
   };
 }
 

@@ -61,6 +61,8 @@ export interface ResourceVersion {
   /** The stack-level tags applied to it, for types with a tag property (engine/stack-tags.ts). */
   stackTags?: Tag[];
   attributes: Record<string, unknown>;
+  /** The attributes are secret (a custom resource's NoEcho): outputs show them as asterisks. */
+  masked?: boolean;
   deletionPolicy: DeletionPolicy;
   updateReplacePolicy: UpdateReplacePolicy;
   metadata?: unknown;

@@ -10,6 +10,22 @@ import { resolveContext } from './prepare.js';
 import type { PreparedTemplate, PrepareEnvironment, ResolveContext, ResolveScope } from './types.js';
 import { isObject, scalarString } from './values.js';
 
+/** What AWS shows for a Fn::GetAtt of a custom resource that answered `NoEcho: true`. */
+export const MASKED = '*****';
+
+/** The scope outputs see: a secret resource's attributes are asterisks, its Ref is not. */
+function displayScope(scope: ResolveScope): ResolveScope {
+  const secret = scope.secret?.bind(scope);
+  if (!secret) return scope;
+  return {
+    ref: (id) => scope.ref(id),
+    getAtt(id, attr) {
+      const value = scope.getAtt(id, attr);
+      return secret(id) ? MASKED : value;
+    },
+  };
+}
+
 /** One evaluated output, as DescribeStacks shows it. */
 export interface EvaluatedOutput {
   key: string;
@@ -39,9 +55,10 @@ export function evaluateOutputs(
   context: ResolveContext | PrepareEnvironment,
 ): EvaluatedOutput[] {
   const ctx = contextOf(prepared, context);
+  const shown = displayScope(scope);
   const out: EvaluatedOutput[] = [];
   for (const [key, decl] of Object.entries(prepared.outputs)) {
-    const value = resolveValue(decl.Value, scope, ctx);
+    const value = resolveValue(decl.Value, shown, ctx);
     if (value === undefined) continue;
     if (Array.isArray(value)) {
       throw formatError('The Value field of every Outputs member must evaluate to a String and not a List.');

@@ -138,6 +138,8 @@ export interface ResolveScope {
   ref(logicalId: string): string;
   /** Fn::GetAtt of a resource. Throw a ValidationError for unsupported attributes. */
   getAtt(logicalId: string, attribute: string): unknown;
+  /** True when the resource's attributes are secret (a custom resource that answered NoEcho). */
+  secret?(logicalId: string): boolean;
 }
 
 /** Which part of the template a value comes from; decides the functions allowed and the error wording. */
