@@ -97,6 +97,39 @@ describe('template quotas', () => {
     expect((await failure(cfn.send(new DescribeStacksCommand({ StackName: 'value-4097' })))).message).toBe('Stack with id value-4097 does not exist');
   });
 
+  it('descriptions: a parameter 4,000 characters, an output 1,024 bytes; one more refused by ValidateTemplate', async () => {
+    const doc = (parameter: string, output: string) =>
+      JSON.stringify({ Parameters: { P: { Type: 'String', Description: parameter } }, Resources: { R: HANDLE }, Outputs: { O: { Value: 'v', Description: output } } });
+    await cfn.send(new ValidateTemplateCommand({ TemplateBody: doc('d'.repeat(4000), 'é'.repeat(512)) }));
+    const parameter = await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: doc('d'.repeat(4001), 'o') })));
+    expect(parameter.message).toBe("Template format error: 'Description' length is greater than 4000.");
+    const output = await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: doc('p', `${'é'.repeat(512)}a`) })));
+    expect(output.message).toBe("Template format error: 'Description' length is greater than 1024.");
+  });
+
+  it("the request's tags and stack policy: the model's lengths, in Coral's words, and no stack created", async () => {
+    const body = JSON.stringify({ Resources: { R: HANDLE } });
+    const create = (name: string, extra: Partial<ConstructorParameters<typeof CreateStackCommand>[0]>) =>
+      failure(cfn.send(new CreateStackCommand({ StackName: name, TemplateBody: body, ...extra })));
+    const key = 'k'.repeat(129);
+    expect((await create('tag-key', { Tags: [{ Key: 'ok', Value: 'v' }, { Key: key, Value: 'v' }] })).message).toBe(
+      `1 validation error detected: Value '${key}' at 'tags.2.member.key' failed to satisfy constraint: Member must have length less than or equal to 128`,
+    );
+    const value = 'v'.repeat(257);
+    expect((await create('tag-value', { Tags: [{ Key: 'k', Value: value }] })).message).toBe(
+      `1 validation error detected: Value '${value}' at 'tags.1.member.value' failed to satisfy constraint: Member must have length less than or equal to 256`,
+    );
+    const policy = JSON.stringify({ Statement: [{ Effect: 'Allow', Action: 'Update:*', Principal: '*', Resource: '*', Sid: 's'.repeat(16_384) }] });
+    expect((await create('policy', { StackPolicyBody: policy })).message).toBe(
+      `1 validation error detected: Value '${policy}' at 'stackPolicyBody' failed to satisfy constraint: Member must have length less than or equal to 16384`,
+    );
+    for (const name of ['tag-key', 'tag-value', 'policy']) {
+      expect((await failure(cfn.send(new DescribeStacksCommand({ StackName: name })))).message).toBe(`Stack with id ${name} does not exist`);
+    }
+    const ok = await cfn.send(new CreateStackCommand({ StackName: 'tags-at-limit', TemplateBody: body, Tags: [{ Key: 'k'.repeat(128), Value: 'v'.repeat(256) }] }));
+    expect(ok.StackId).toBeDefined();
+  });
+
   it('Fn::Equals compares two strings: a list (a CommaDelimitedList parameter) is refused as AWS refuses it', async () => {
     const body = JSON.stringify({
       Parameters: { Environments: { Type: 'CommaDelimitedList', Default: 'dev,test' } },

@@ -1,8 +1,9 @@
 /**
  * CloudFormation's template quotas ("CloudFormation quotas" in the User Guide): at most 500
  * resources, 200 parameters, 200 outputs, 200 mappings of at most 200 attributes each, names
- * (logical ids of resources, parameters, outputs; mapping names) of at most 255 characters, 60
- * dynamic references a template and 4,096 bytes a parameter value — refused by ValidateTemplate,
+ * (logical ids of resources, parameters, outputs; mapping names) of at most 255 characters,
+ * parameter descriptions of 4,000 characters and output descriptions of 1,024 bytes, 60 dynamic
+ * references a template and 4,096 bytes a parameter value — refused by ValidateTemplate,
  * CreateStack, UpdateStack and CreateChangeSet alike before anything else about the sections is
  * judged (a parameter value when the values are read). Each section's count has its own wording
  * at AWS; the SECTIONS table carries it, with where it was seen.
@@ -47,6 +48,16 @@ const nameMessage = (singular: string, name: string) => `${singular} name ${name
 const dynamicReferencesMessage = (n: number) =>
   `Number of dynamic references, ${n}, is greater than maximum allowed, ${MAX_DYNAMIC_REFERENCES}`;
 
+/**
+ * Descriptions inside sections: a parameter's at most 4,000 characters, an output's at most 1,024
+ * bytes (the template's own, 1,024 bytes, is checked with the top-level keys). Inferred wording:
+ * the template Description's reported text ("'Description' length is greater than 1024.").
+ */
+const DESCRIPTIONS = [
+  ['Parameters', 4000, (s: string) => s.length],
+  ['Outputs', 1024, (s: string) => Buffer.byteLength(s, 'utf8')],
+] as const;
+
 const DYNAMIC_REFERENCE = /\{\{resolve:[^}]*\}\}/g;
 
 /** `{{resolve:…}}` occurrences in every string of the template (keys included, as text is text). */
@@ -81,6 +92,14 @@ export function checkTemplateLimits(doc: TemplateDoc): void {
       const counts = [Object.keys(map).length, ...Object.values(map).map((a) => (isObject(a) ? Object.keys(a).length : 0))];
       const over = counts.find((n) => n > MAX_MAPPING_ATTRIBUTES);
       if (over !== undefined) throw formatError(attributesMessage(name, over));
+    }
+  }
+  for (const [section, max, size] of DESCRIPTIONS) {
+    const members = (doc as Record<string, unknown>)[section];
+    if (!isObject(members)) continue;
+    for (const member of Object.values(members)) {
+      const d = isObject(member) ? member.Description : undefined;
+      if (typeof d === 'string' && size(d) > max) throw formatError(`'Description' length is greater than ${max}.`);
     }
   }
   const references = countDynamicReferences(doc);
