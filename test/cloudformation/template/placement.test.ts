@@ -5,7 +5,7 @@
  * Fn::ImportValue in Conditions and with an attribute that needs a resource, an import or the
  * Availability Zones; Fn::Equals on a list parameter; Fn::If's condition argument and unknown
  * conditions; Ref to a condition or a missing name; malformed Fn::GetAtt; Export names;
- * DependsOn values.
+ * a Condition key holding a function; DependsOn values.
  */
 import {
   CloudFormationClient,
@@ -107,6 +107,16 @@ const refused: [string, string, string][] = [
     'an Export name from a resource',
     template({ outputs: { O: { Value: 'v', Export: { Name: { 'Fn::Sub': '${Other}-out' } } } } }),
     'Template format error: Output O is malformed.  The Name field of Export must not depend on any resources, imported values, or Fn::GetAZs.',
+  ],
+  [
+    "a resource's Condition given as a condition function",
+    template({ resources: { T: { ...HANDLE, Condition: { 'Fn::Equals': [{ Ref: 'Env' }, 'prod'] } } } }),
+    'Template format error: Every Condition member must be a string.',
+  ],
+  [
+    "an output's Condition given as a Condition function",
+    template({ outputs: { O: { Value: 'v', Condition: { Condition: 'IsProd' } } } }),
+    'Template format error: Every Condition member must be a string.',
   ],
   [
     'a DependsOn value that is a function',

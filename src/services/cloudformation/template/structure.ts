@@ -325,8 +325,9 @@ export function validateStructure(doc: TemplateDoc, le: boolean): void {
     if (isObject(out.Value) && !intrinsicName(out.Value)) {
       throw formatError('The Value field of every Outputs member must evaluate to a String and not a Map.');
     }
-    if (out.Condition !== undefined && (typeof out.Condition !== 'string' || !state.conditions.has(out.Condition))) {
-      throw formatError(`Condition ${String(out.Condition)} is not defined.`);
+    if (out.Condition !== undefined) {
+      if (typeof out.Condition !== 'string') throw formatError('Every Condition member must be a string.');
+      if (!state.conditions.has(out.Condition)) throw formatError(`Condition ${out.Condition} is not defined.`);
     }
     if (out.Export !== undefined) {
       checkExportName(id, out.Export, types);
