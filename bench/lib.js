@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { PIN, pinned } from './load-generator.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'overcast.js');
+// OVERCAST_BENCH_BIN runs another build of the server (an earlier one, for a before/after).
+export const BIN = process.env.OVERCAST_BENCH_BIN ?? join(ROOT, 'bin', 'overcast.js');
 
 export function median(values) {
   const s = [...values].sort((a, b) => a - b);
@@ -85,9 +86,13 @@ export async function firstHealthy(url, startedNs) {
   throw new Error(`${url} never became healthy`);
 }
 
-/** Starts `overcast start` on a free port; resolves with its endpoint and child process. */
+/**
+ * Starts `overcast start` on a free port; resolves with its endpoint and child process.
+ * OVERCAST_BENCH_NODE_ARGS adds Node options to the server alone (`--cpu-prof` to profile it).
+ */
 export async function startOvercast({ inMemory = false, dataDir, extraArgs = [], logLevel = 'error' } = {}) {
-  const args = [BIN, 'start', '--port', '0', '--log-level', logLevel, ...extraArgs];
+  const nodeArgs = process.env.OVERCAST_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const args = [...nodeArgs, BIN, 'start', '--port', '0', '--log-level', logLevel, ...extraArgs];
   if (inMemory) args.push('--in-memory');
   else args.push('--data-dir', dataDir);
   const { child, match } = await spawnUntil(

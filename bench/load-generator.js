@@ -51,17 +51,19 @@ const luaString = (s) => `"${String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"
 /**
  * A wrk Lua script for one request. `chain` (optional) is Lua run on every response with `body` in
  * scope, and `bodyExpr` a Lua expression for each request's body, for requests that depend on the
- * previous answer (a version token).
+ * previous answer (a version token). `requestFn` (Lua, a function) replaces the whole request
+ * when the path varies too.
  */
-function script({ method, headers, body, bodyExpr, chain, prelude = '' }) {
+function script({ method, headers, body, bodyExpr, requestFn, chain, prelude = '' }) {
   const lines = [`wrk.method = ${luaString(method)}`];
   for (const [k, v] of Object.entries(headers ?? {})) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
   if (body !== undefined) lines.push(`wrk.body = ${luaString(body)}`);
   lines.push(prelude);
   if (bodyExpr) lines.push(`request = function() return wrk.format(nil, nil, nil, ${bodyExpr}) end`);
+  if (requestFn) lines.push(`request = ${requestFn}`);
   // Any answer other than 2xx fails the run: a benchmark of errors measures nothing.
   lines.push('bad = 0');
-  lines.push(`response = function(status, headers, body) if status >= 300 then bad = bad + 1 end ${chain ?? ''} end`);
+  lines.push(`response = function(status, headers, body) if status >= 300 then bad = bad + 1 if bad == 1 then io.stderr:write("wrk-first-error " .. status .. " " .. body .. "\\n") end end ${chain ?? ''} end`);
   lines.push('done = function(summary, latency, requests) io.stderr:write("wrk-errors " .. (summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout) .. "\\n") end');
   return lines.join('\n');
 }
@@ -84,7 +86,7 @@ function runWrk({ url, connections, seconds, threads = 1, ...request }) {
       const requests = /(\d+) requests in/.exec(out);
       const errors = /wrk-errors (\d+)/.exec(err);
       if (!rate) return reject(new Error(`wrk gave no rate: ${out}${err}`));
-      if (errors && Number(errors[1]) > 0) return reject(new Error(`wrk saw ${errors[1]} failed requests against ${url}: ${out}`));
+      if (errors && Number(errors[1]) > 0) return reject(new Error(`wrk saw ${errors[1]} failed requests against ${url}: ${out}${/wrk-first-error .*/.exec(err)?.[0] ?? ''}`));
       resolve({ rate: Number(rate[1]), requests: Number(requests?.[1] ?? 0) });
     });
   });

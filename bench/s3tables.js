@@ -171,15 +171,19 @@ export async function run(report) {
     const listPath = `/tables/${encodeURIComponent(small.arn)}?maxTables=10`;
     const onePath = `/namespaces/${encodeURIComponent(small.arn)}?maxTables=1`;
     const getBody = (await request('GET', getPath)).body;
+    const bucketPath = `/buckets/${encodeURIComponent(small.arn)}`;
+    const bucketBody = (await request('GET', bucketPath)).body;
     const listBody = (await request('GET', listPath)).body;
     const oneBody = (await request('GET', `/tables/${encodeURIComponent(small.arn)}?maxTables=1`)).body;
     const commitBody = JSON.stringify({ versionToken: 'x'.repeat(20), metadataLocation: `s3://${'x'.repeat(63)}--table-s3/metadata/0000001-bench.metadata.json` });
     const commitAnswer = JSON.stringify({ versionToken: 'x'.repeat(20), metadataLocation: JSON.parse(commitBody).metadataLocation, name: 't_000031', tableARN: small.tables[31] ?? '', namespace: ['ns'] });
     // The floor answers by first path segment, so the one-item page is served under /namespaces.
-    floor = await startJsonFloor({ 'get-table': getBody, tables: listBody, namespaces: oneBody, commit: commitAnswer });
+    floor = await startJsonFloor({ buckets: bucketBody, 'get-table': getBody, tables: listBody, namespaces: oneBody, commit: commitAnswer });
     const ours = { endpoint: overcast.endpoint, request, pid: overcast.child.pid };
     const bare = { endpoint: floor.endpoint, request: client(floor.endpoint), pid: floor.child.pid };
 
+    const bucket = await throughputBeside(ours, bare, bucketPath);
+    report({ area: 's3tables', metric: 'GetTableBucket, concurrency 32', ...pairedRow(bucket), unit: 'req/s', target: '≥ 0.5× floor' });
     const get = await throughputBeside(ours, bare, getPath);
     report({ area: 's3tables', metric: 'GetTable, concurrency 32', ...pairedRow(get), unit: 'req/s', target: '≥ 0.5× floor' });
     const one = await throughputBeside(ours, bare, `/tables/${encodeURIComponent(small.arn)}?maxTables=1`, onePath);

@@ -4,7 +4,6 @@
  * most of them; here every integer beyond 2^53 parses as a `bigint`, every snapshot id (by its
  * key, wherever it appears) becomes a `bigint`, and `bigint`s are written back digit for digit.
  */
-import { randomBytes } from 'node:crypto';
 import { isInteger, isSafeNumber, parse } from 'lossless-json';
 
 /** Keys whose values are snapshot ids in table metadata, REST requests and responses. */
@@ -51,50 +50,62 @@ export function parseIcebergJson(text: string): unknown {
 
 const LONG_DIGITS = /\d{16}/;
 
-// Bigints and raw fragments leave JSON.stringify as strings carrying this marker and are spliced
-// back afterwards. The marker is 128 random bits after a NUL (which JSON.stringify escapes as
-// \u0000), so no string a client sends can pass for one.
-const MARK = `\u0000${randomBytes(16).toString('hex')}`;
-const MARKED = new RegExp(`"\\\\u0000${MARK.slice(1)}([bR])(-?\\d+)"`, 'g');
-let raws: string[] = [];
-
 /**
  * JSON text to be embedded as is by `stringifyIcebergJson` (a metadata document already written,
  * answered inside a REST response without being serialized again).
  */
 export class RawJson {
   constructor(readonly text: string) {}
-  toJSON(): string {
-    raws.push(this.text);
-    return `${MARK}R${raws.length - 1}`;
+}
+
+/**
+ * Serializes as JSON.stringify does (members in `Object.keys` order, `undefined`, functions and
+ * symbols left out of objects and written as null in arrays, `toJSON` honoured, non-finite numbers
+ * as null), except that `bigint`s are written digit for digit and RawJson fragments verbatim.
+ * Strings and keys go through the native serializer for their escaping.
+ */
+export function stringifyIcebergJson(value: unknown): string {
+  const text = write(value);
+  if (text === undefined) throw new TypeError('value cannot be serialized as JSON');
+  return text;
+}
+
+function write(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      return v.toString();
+    case 'object':
+      return v === null ? 'null' : writeObject(v);
+    default:
+      return undefined;
   }
 }
 
-type BigIntWithJson = { toJSON?: (this: bigint) => string };
-
-/**
- * Serializes with `bigint`s as plain JSON integers and RawJson fragments verbatim; otherwise
- * exactly JSON.stringify. Both ride on `toJSON` (bigint's installed for the duration of the call,
- * synchronously), so the walk and the escaping stay in V8's native serializer — a replacer
- * function would make it three times slower.
- */
-export function stringifyIcebergJson(value: unknown): string {
-  const proto = BigInt.prototype as unknown as BigIntWithJson;
-  const previous = proto.toJSON;
-  proto.toJSON = function (this: bigint) {
-    return `${MARK}b${this.toString()}`;
-  };
-  raws = [];
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } finally {
-    if (previous === undefined) delete proto.toJSON;
-    else proto.toJSON = previous;
+function writeObject(v: object): string | undefined {
+  if (v instanceof RawJson) return v.text;
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) s += ',';
+      s += write(v[i]) ?? 'null';
+    }
+    return `${s}]`;
   }
-  if (text === undefined) throw new TypeError('value cannot be serialized as JSON');
-  if (!text.includes(MARK.slice(1))) return text;
-  const fragments = raws;
-  raws = [];
-  return text.replace(MARKED, (_m, kind: string, payload: string) => (kind === 'b' ? payload : fragments[Number(payload)]!));
+  const withJson = v as { toJSON?: unknown };
+  if (typeof withJson.toJSON === 'function') return write((withJson.toJSON as () => unknown).call(v));
+  let s = '{';
+  const o = v as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    const member = write(o[key]);
+    if (member === undefined) continue;
+    if (s.length > 1) s += ',';
+    s += `${JSON.stringify(key)}:${member}`;
+  }
+  return `${s}}`;
 }

@@ -117,8 +117,26 @@ function pick<T extends object>(row: T, keys: readonly string[]): Record<string,
   return out;
 }
 
+/**
+ * Committed table rows kept by id, one cache per store whichever repo instance reads or writes:
+ * GetTable and every commit read a row, and it costs two B-tree searches.
+ */
+const ROW_CACHE_ENTRIES = 4096;
+const rowCaches = new WeakMap<MetadataStore, Map<string, Readonly<TableRow>>>();
+
 export class S3TablesRepo {
-  constructor(private readonly store: MetadataStore) {}
+  private readonly rows: Map<string, Readonly<TableRow>>;
+
+  constructor(private readonly store: MetadataStore) {
+    let rows = rowCaches.get(store);
+    if (!rows) rowCaches.set(store, (rows = new Map()));
+    this.rows = rows;
+  }
+
+  /** Forgets every cached row (the store was reset). */
+  clearCache(): void {
+    this.rows.clear();
+  }
 
   // ---- table buckets ----
 
@@ -233,8 +251,20 @@ export class S3TablesRepo {
 
   // ---- tables ----
 
+  /**
+   * The table with this id. Rows read outside a transaction are cached, frozen, until a write to
+   * the row through this repo: every write to s3t_tables goes through it, and a write forgets the
+   * row before it runs, so a rolled-back transaction leaves nothing stale behind.
+   */
   getTable(id: string): TableRow | undefined {
-    return this.store.stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE id = ?`).get(id) as TableRow | undefined;
+    const hit = this.rows.get(id);
+    if (hit) return hit;
+    const row = this.store.stmt(`SELECT ${TABLE_COLUMNS} FROM s3t_tables WHERE id = ?`).get(id) as TableRow | undefined;
+    if (row && !this.store.db.inTransaction) {
+      if (this.rows.size >= ROW_CACHE_ENTRIES) this.rows.delete(this.rows.keys().next().value as string);
+      this.rows.set(id, Object.freeze(row));
+    }
+    return row;
   }
 
   /**
@@ -257,6 +287,7 @@ export class S3TablesRepo {
 
   /** Marks a table as the replica of `sourceArn`, or (null) as an ordinary table again. */
   setReplicaOf(id: string, sourceArn: string | null): void {
+    this.rows.delete(id);
     this.store.stmt('UPDATE s3t_tables SET replica_of = ? WHERE id = ?').run(sourceArn, id);
   }
 
@@ -288,6 +319,7 @@ export class S3TablesRepo {
   }
 
   deleteTable(id: string): void {
+    this.rows.delete(id);
     this.store.stmt('DELETE FROM s3t_tables WHERE id = ?').run(id);
     this.store.stmt('DELETE FROM s3t_table_configs WHERE id = ?').run(id);
   }
@@ -298,6 +330,7 @@ export class S3TablesRepo {
     expectedToken: string,
     change: { location: string; token: string; at: number; by: string },
   ): boolean {
+    this.rows.delete(id);
     const res = this.store
       .stmt(
         `UPDATE s3t_tables SET metadata_location = ?, version_token = ?, modified_at = ?, modified_by = ?
@@ -308,6 +341,7 @@ export class S3TablesRepo {
   }
 
   renameTable(id: string, change: { namespace: string; namespaceId: string; name: string; at: number; by: string }): void {
+    this.rows.delete(id);
     this.store
       .stmt('UPDATE s3t_tables SET namespace = ?, namespace_id = ?, name = ?, modified_at = ?, modified_by = ? WHERE id = ?')
       .run(change.namespace, change.namespaceId, change.name, change.at, change.by, id);

@@ -4,14 +4,16 @@
  * buffers, to one shared worker thread that hashes while the main thread keeps reading the socket
  * and writing the blob file. MD5 runs at about 500 MB/s, so on the main thread a 1 GiB upload
  * would stall every other request for two seconds. The caller paces itself with `ready()`, which
- * waits while the worker is more than a few MiB behind, so memory stays bounded.
+ * waits while the batches queued for the worker, all uploads together, exceed 32 MiB: memory
+ * stays bounded, and an upload the worker cannot keep up with (on one core it cannot) streams to
+ * its blob file at full speed and lets the hashing of its tail overlap the file's fsync.
  */
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 const OFFLOAD_AFTER = 1024 * 1024;
 const BATCH = 1024 * 1024;
-const MAX_BACKLOG = 4 * 1024 * 1024;
+const MAX_BACKLOG = 32 * 1024 * 1024;
 
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
@@ -42,6 +44,8 @@ interface Job {
 
 let worker: Worker | undefined;
 const jobs = new Map<number, Job>();
+/** Bytes queued for the worker by every job. */
+let queued = 0;
 /** Batch buffers back from the worker, ready for reuse. */
 const spare: ArrayBuffer[] = [];
 let nextId = 1;
@@ -52,11 +56,13 @@ function hasher(): Worker {
   w.unref();
   w.on('message', (m: { op: string; id: number; length?: number; digest?: Uint8Array; data?: ArrayBuffer }) => {
     if (m.data && spare.length < 8) spare.push(m.data);
+    // An aborted job's batches are still acknowledged: they leave the queue all the same.
+    if (m.op === 'ack') queued -= m.length!;
     const job = jobs.get(m.id);
     if (!job) return;
     if (m.op === 'ack') {
       job.backlog -= m.length!;
-      if (job.backlog <= MAX_BACKLOG / 2) job.drained.splice(0).forEach((r) => r());
+      if (queued <= MAX_BACKLOG / 2) for (const j of jobs.values()) j.drained.splice(0).forEach((r) => r());
     } else if (m.op === 'digest') {
       jobs.delete(m.id);
       job.done?.resolve(Buffer.from(m.digest!));
@@ -64,6 +70,7 @@ function hasher(): Worker {
   });
   const fail = (err: Error) => {
     worker = undefined;
+    queued = 0;
     for (const job of jobs.values()) {
       job.done?.reject(err);
       job.drained.splice(0).forEach((r) => r());
@@ -120,6 +127,7 @@ export class StreamingMd5 {
       return;
     }
     job.backlog += this.batchLength;
+    queued += this.batchLength;
     const data = this.batch.buffer;
     try {
       hasher().postMessage({ op: 'update', id: this.id, data, length: this.batchLength }, [data as ArrayBuffer]);
@@ -133,7 +141,7 @@ export class StreamingMd5 {
   /** A promise to await before reading more when the worker is behind, else undefined. */
   ready(): Promise<void> | undefined {
     const job = this.id ? jobs.get(this.id) : undefined;
-    if (!job || job.backlog <= MAX_BACKLOG) return undefined;
+    if (!job || job.backlog === 0 || queued <= MAX_BACKLOG) return undefined;
     return new Promise((resolve) => job.drained.push(resolve));
   }
 

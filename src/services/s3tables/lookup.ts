@@ -22,8 +22,10 @@ const repos = new WeakMap<object, S3TablesRepo>();
 export function repo(ctx: Ctx): S3TablesRepo {
   let r = repos.get(ctx.rt.meta);
   if (!r) {
-    r = new S3TablesRepo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
+    const created = new S3TablesRepo(ctx.rt.meta);
+    ctx.rt.resetHooks.push(() => created.clearCache());
+    repos.set(ctx.rt.meta, created);
+    r = created;
   }
   return r;
 }

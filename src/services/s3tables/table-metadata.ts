@@ -24,7 +24,9 @@ import { tableCommitted } from './maintenance/commit-hook.js';
 
 /** AWS refuses a metadata.json over 50 MB on the Iceberg REST endpoint (S3 User Guide). */
 export const MAX_METADATA_BYTES = 50 * 1024 * 1024;
-const CACHE_ENTRIES = 512;
+// The cache holds documents by the bytes of their text, so a round of commits over a thousand
+// young tables stays in it as well as a few large tables do.
+const CACHE_BYTES = 16 * 1024 * 1024;
 const CACHE_MAX_DOCUMENT = 4 * 1024 * 1024;
 
 /** A metadata document and its JSON text (the file's, unless members it lacked were filled in). */
@@ -33,25 +35,42 @@ export interface MetadataFile {
   text: string;
 }
 
-const caches = new WeakMap<Runtime, Map<string, MetadataFile>>();
+interface Cache {
+  files: Map<string, MetadataFile>;
+  bytes: number;
+}
 
-function cacheOf(rt: Runtime): Map<string, MetadataFile> {
+const caches = new WeakMap<Runtime, Cache>();
+
+function cacheOf(rt: Runtime): Cache {
   let c = caches.get(rt);
   if (!c) {
-    const created = new Map<string, MetadataFile>();
-    rt.resetHooks.push(() => created.clear());
+    const created: Cache = { files: new Map(), bytes: 0 };
+    rt.resetHooks.push(() => {
+      created.files.clear();
+      created.bytes = 0;
+    });
     caches.set(rt, created);
     c = created;
   }
   return c;
 }
 
+function forget(rt: Runtime, location: string): void {
+  const c = cacheOf(rt);
+  const old = c.files.get(location);
+  if (!old) return;
+  c.files.delete(location);
+  c.bytes -= old.text.length;
+}
+
 function remember(rt: Runtime, location: string, file: MetadataFile): void {
   if (file.text.length > CACHE_MAX_DOCUMENT) return;
   const c = cacheOf(rt);
-  c.delete(location);
-  c.set(location, file);
-  if (c.size > CACHE_ENTRIES) c.delete(c.keys().next().value as string);
+  forget(rt, location);
+  c.files.set(location, file);
+  c.bytes += file.text.length;
+  while (c.bytes > CACHE_BYTES) forget(rt, c.files.keys().next().value as string);
 }
 
 export function splitLocation(location: string): { bucket: string; key: string } | undefined {
@@ -76,7 +95,7 @@ export async function readTableMetadata(ctx: Ctx, location: string): Promise<Tab
 
 /** The metadata document at `location` with its text (as written; gzip undone). */
 export async function readMetadataFile(ctx: Ctx, location: string): Promise<MetadataFile> {
-  const hit = cacheOf(ctx.rt).get(location);
+  const hit = cacheOf(ctx.rt).files.get(location);
   if (hit) return hit;
   const where = splitLocation(location);
   if (!where) throw unreadable(location, 'not an s3:// location');
@@ -199,6 +218,8 @@ export async function commitTableMetadata(
     }
   }
   remember(ctx.rt, location, { doc: next, text });
+  // The file just replaced is read again only by time travel: let current documents have the room.
+  if (table.metadata_location) forget(ctx.rt, table.metadata_location);
   return { location, versionToken, text };
 }
 
