@@ -112,3 +112,21 @@ export function partitionOf(region: string): string {
 export function internalCtx(rt: Runtime, account: string, region: string, requestId: string): Ctx {
   return { rt, account, region, partition: partitionOf(region), requestId, accessKeyId: account };
 }
+
+/**
+ * One repository per metadata store, made on first use; its cache is dropped on reset. Shared by
+ * the services whose repositories keep a cache (S3, S3 Tables).
+ */
+export function repositoryPerStore<R extends { clearCache(): void }>(make: (meta: MetadataStore) => R): (ctx: Ctx) => R {
+  const repos = new WeakMap<object, R>();
+  return (ctx) => {
+    let r = repos.get(ctx.rt.meta);
+    if (!r) {
+      const created = make(ctx.rt.meta);
+      ctx.rt.resetHooks.push(() => created.clearCache());
+      repos.set(ctx.rt.meta, created);
+      r = created;
+    }
+    return r;
+  };
+}

@@ -5,22 +5,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as S3 from '@aws-sdk/client-s3';
-import type { Ctx } from '../../runtime/runtime.js';
+import { repositoryPerStore, type Ctx } from '../../runtime/runtime.js';
 import { S3Repo, type BucketRow } from '../../store/s3-repo.js';
 import { s3Errors } from './errors.js';
 
-const repos = new WeakMap<object, S3Repo>();
-
-export function repo(ctx: Ctx): S3Repo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    const created = new S3Repo(ctx.rt.meta);
-    ctx.rt.resetHooks.push(() => created.clearCache());
-    repos.set(ctx.rt.meta, created);
-    r = created;
-  }
-  return r;
-}
+export const repo: (ctx: Ctx) => S3Repo = repositoryPerStore((meta) => new S3Repo(meta));
 
 export function requireBucket(ctx: Ctx, name: string): BucketRow {
   const bucket = repo(ctx).getBucket(name);

@@ -6,7 +6,7 @@
  */
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
-import type { Ctx } from '../../runtime/runtime.js';
+import { repositoryPerStore, type Ctx } from '../../runtime/runtime.js';
 import {
   S3TablesRepo,
   type NamespaceRow,
@@ -17,18 +17,7 @@ import {
 import { s3tErrors } from './errors.js';
 import { parseBucketArn, parseTableArn, tableArn, tableBucketArn } from './naming.js';
 
-const repos = new WeakMap<object, S3TablesRepo>();
-
-export function repo(ctx: Ctx): S3TablesRepo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    const created = new S3TablesRepo(ctx.rt.meta);
-    ctx.rt.resetHooks.push(() => created.clearCache());
-    repos.set(ctx.rt.meta, created);
-    r = created;
-  }
-  return r;
-}
+export const repo: (ctx: Ctx) => S3TablesRepo = repositoryPerStore((meta) => new S3TablesRepo(meta));
 
 /** Model constraints of `operation` (required, length, pattern, enum, range) → 400 with AWS's text. */
 export function validate(operation: string, input: object): void {
