@@ -120,7 +120,7 @@ export async function updateStack(ctx: Ctx, input: CFN.UpdateStackInput): Promis
   const { hasChanges } = await import('./engine/changes.js');
   if (!hasChanges(ctx, stack, d) && sameSettings(before, d.data)) throw cfnErrors.noUpdates();
   await providersLoaded(ctx, stack.id, deploymentTypes(d));
-  const during = await stackPolicyText(ctx, input.StackPolicyDuringUpdateBody, input.StackPolicyDuringUpdateURL);
+  const during = await stackPolicyText(ctx, input.StackPolicyDuringUpdateBody, input.StackPolicyDuringUpdateURL, 'stackPolicyDuringUpdateBody');
   const inForce = during ?? settings.stackPolicy;
   const journal = newJournal('UPDATE', {
     ...(input.ClientRequestToken ? { token: input.ClientRequestToken } : {}),

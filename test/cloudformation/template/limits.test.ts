@@ -2,8 +2,9 @@
  * CloudFormation's template quotas through the SDK: 500 resources, 200 parameters, outputs and
  * mappings, 200 attributes a mapping, 255-character names, a 1,024-byte description — each at
  * the limit accepted, one past it refused by ValidateTemplate and CreateStack with AWS's
- * template-format error and no stack left behind; a 5,000-resource template from S3 too; and
- * Fn::Equals given a list, refused as AWS refuses it.
+ * template-format error and no stack left behind; 60 dynamic references a template; a 4,096-byte
+ * parameter value; a 5,000-resource template from S3 too; and Fn::Equals given a list, refused
+ * as AWS refuses it.
  */
 import {
   CloudFormationClient,
@@ -32,8 +33,17 @@ const HANDLE = { Type: 'AWS::CloudFormation::WaitConditionHandle' };
 const many = <T>(n: number, prefix: string, value: (i: number) => T) =>
   Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, value(i)]));
 
-function template(over: { resources?: number; parameters?: number; outputs?: number; mappings?: number; attributes?: number; name?: string }) {
+function template(over: {
+  resources?: number;
+  parameters?: number;
+  outputs?: number;
+  mappings?: number;
+  attributes?: number;
+  name?: string;
+  dynamicReferences?: number;
+}) {
   return JSON.stringify({
+    ...(over.dynamicReferences ? { Metadata: { Refs: Array.from({ length: over.dynamicReferences }, (_, i) => `{{resolve:ssm:/p/${i}}}`) } } : {}),
     ...(over.parameters ? { Parameters: many(over.parameters, 'P', () => ({ Type: 'String', Default: 'x' })) } : {}),
     ...(over.mappings || over.attributes ? { Mappings: many(over.mappings ?? 1, 'M', () => ({ K: many(over.attributes ?? 1, 'A', () => 'v') })) } : {}),
     Resources: { ...many(over.resources ?? 1, 'R', () => HANDLE), ...(over.name ? { [over.name]: HANDLE } : {}) },
@@ -43,10 +53,16 @@ function template(over: { resources?: number; parameters?: number; outputs?: num
 
 const cases: [string, Parameters<typeof template>[0], Parameters<typeof template>[0], string][] = [
   ['resources', { resources: 500 }, { resources: 501 }, 'Template format error: Number of resources, 501, is greater than maximum allowed, 500'],
-  ['parameters', { parameters: 200 }, { parameters: 201 }, 'Template format error: Number of parameters, 201, is greater than maximum allowed, 200'],
-  ['outputs', { outputs: 200 }, { outputs: 201 }, 'Template format error: Number of outputs, 201, is greater than maximum allowed, 200'],
-  ['mappings', { mappings: 200 }, { mappings: 201 }, 'Template format error: Number of mappings, 201, is greater than maximum allowed, 200'],
-  ['mapping attributes', { attributes: 200 }, { attributes: 201 }, 'Template format error: Number of attributes in mapping M0, 201, is greater than maximum allowed, 200'],
+  ['parameters', { parameters: 200 }, { parameters: 201 }, 'Template format error: Parameter count 201 is greater than max allowed 200'],
+  ['outputs', { outputs: 200 }, { outputs: 201 }, 'Template format error: Outputs count 201 is greater than max allowed 200'],
+  ['mappings', { mappings: 200 }, { mappings: 201 }, 'Template format error: Mappings count 201 is greater than max allowed 200'],
+  ['mapping attributes', { attributes: 200 }, { attributes: 201 }, 'Template format error: Mapping M0 attributes count 201 is greater than max allowed 200'],
+  [
+    'dynamic references',
+    { dynamicReferences: 60 },
+    { dynamicReferences: 61 },
+    'Template format error: Number of dynamic references, 61, is greater than maximum allowed, 60',
+  ],
   [
     'logical id length',
     { name: `N${'x'.repeat(254)}` },
@@ -65,6 +81,53 @@ describe('template quotas', () => {
     expect([create.name, create.message]).toEqual(['ValidationError', message]);
     const gone = await failure(cfn.send(new DescribeStacksCommand({ StackName: stackName })));
     expect(gone.message).toBe(`Stack with id ${stackName} does not exist`);
+  });
+
+  it('a parameter value: 4,096 bytes accepted, one byte more refused by CreateStack with no stack left', async () => {
+    const body = JSON.stringify({ Parameters: { P: { Type: 'String' } }, Resources: { R: HANDLE } });
+    // Bytes, not characters: 2,000 two-byte characters and the rest ASCII.
+    const value = (bytes: number) => 'é'.repeat(2000) + 'a'.repeat(bytes - 4000);
+    expect(Buffer.byteLength(value(4096))).toBe(4096);
+    const ok = await cfn.send(new CreateStackCommand({ StackName: 'value-4096', TemplateBody: body, Parameters: [{ ParameterKey: 'P', ParameterValue: value(4096) }] }));
+    expect(ok.StackId).toBeDefined();
+    const big = value(4097);
+    expect(Buffer.byteLength(big)).toBe(4097);
+    const res = await failure(cfn.send(new CreateStackCommand({ StackName: 'value-4097', TemplateBody: body, Parameters: [{ ParameterKey: 'P', ParameterValue: big }] })));
+    expect([res.status, res.name, res.message]).toEqual([400, 'ValidationError', "Parameter 'P' value is 4097 bytes, greater than the maximum allowed, 4096"]);
+    expect((await failure(cfn.send(new DescribeStacksCommand({ StackName: 'value-4097' })))).message).toBe('Stack with id value-4097 does not exist');
+  });
+
+  it('descriptions: a parameter 4,000 characters, an output 1,024 bytes; one more refused by ValidateTemplate', async () => {
+    const doc = (parameter: string, output: string) =>
+      JSON.stringify({ Parameters: { P: { Type: 'String', Description: parameter } }, Resources: { R: HANDLE }, Outputs: { O: { Value: 'v', Description: output } } });
+    await cfn.send(new ValidateTemplateCommand({ TemplateBody: doc('d'.repeat(4000), 'é'.repeat(512)) }));
+    const parameter = await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: doc('d'.repeat(4001), 'o') })));
+    expect(parameter.message).toBe("Template format error: 'Description' length is greater than 4000.");
+    const output = await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: doc('p', `${'é'.repeat(512)}a`) })));
+    expect(output.message).toBe("Template format error: 'Description' length is greater than 1024.");
+  });
+
+  it("the request's tags and stack policy: the model's lengths, in Coral's words, and no stack created", async () => {
+    const body = JSON.stringify({ Resources: { R: HANDLE } });
+    const create = (name: string, extra: Partial<ConstructorParameters<typeof CreateStackCommand>[0]>) =>
+      failure(cfn.send(new CreateStackCommand({ StackName: name, TemplateBody: body, ...extra })));
+    const key = 'k'.repeat(129);
+    expect((await create('tag-key', { Tags: [{ Key: 'ok', Value: 'v' }, { Key: key, Value: 'v' }] })).message).toBe(
+      `1 validation error detected: Value '${key}' at 'tags.2.member.key' failed to satisfy constraint: Member must have length less than or equal to 128`,
+    );
+    const value = 'v'.repeat(257);
+    expect((await create('tag-value', { Tags: [{ Key: 'k', Value: value }] })).message).toBe(
+      `1 validation error detected: Value '${value}' at 'tags.1.member.value' failed to satisfy constraint: Member must have length less than or equal to 256`,
+    );
+    const policy = JSON.stringify({ Statement: [{ Effect: 'Allow', Action: 'Update:*', Principal: '*', Resource: '*', Sid: 's'.repeat(16_384) }] });
+    expect((await create('policy', { StackPolicyBody: policy })).message).toBe(
+      `1 validation error detected: Value '${policy}' at 'stackPolicyBody' failed to satisfy constraint: Member must have length less than or equal to 16384`,
+    );
+    for (const name of ['tag-key', 'tag-value', 'policy']) {
+      expect((await failure(cfn.send(new DescribeStacksCommand({ StackName: name })))).message).toBe(`Stack with id ${name} does not exist`);
+    }
+    const ok = await cfn.send(new CreateStackCommand({ StackName: 'tags-at-limit', TemplateBody: body, Tags: [{ Key: 'k'.repeat(128), Value: 'v'.repeat(256) }] }));
+    expect(ok.StackId).toBeDefined();
   });
 
   it('Fn::Equals compares two strings: a list (a CommaDelimitedList parameter) is refused as AWS refuses it', async () => {

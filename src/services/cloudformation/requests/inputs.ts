@@ -20,6 +20,12 @@ export function parameterInputs(params: CFN.Parameter[] | undefined): ParameterI
     }));
 }
 
+/** The model's length limits on a stack tag (TagKey 128, TagValue 256), checked in Coral's words. */
+const TAG_LIMITS = [
+  ['Key', 'key', 128],
+  ['Value', 'value', 256],
+] as const;
+
 export function tagsOf(tags: CFN.Tag[] | undefined): CFN.Tag[] {
   const out = (tags ?? []).map((t) => ({ Key: t.Key ?? '', Value: t.Value ?? '' }));
   if (out.length > 50) {
@@ -27,13 +33,38 @@ export function tagsOf(tags: CFN.Tag[] | undefined): CFN.Tag[] {
       "1 validation error detected: Value at 'tags' failed to satisfy constraint: Member must have length less than or equal to 50",
     );
   }
+  out.forEach((tag, i) => {
+    for (const [field, member, max] of TAG_LIMITS) {
+      if (tag[field].length > max) {
+        throw validation(
+          `1 validation error detected: Value '${tag[field]}' at 'tags.${i + 1}.member.${member}' failed to satisfy constraint: Member must have length less than or equal to ${max}`,
+        );
+      }
+    }
+  });
   return out;
 }
 
-export async function stackPolicyText(ctx: Ctx, body: string | undefined, url: string | undefined): Promise<string | undefined> {
+/** StackPolicyBody (and StackPolicyDuringUpdateBody) are at most 16,384 characters in the model. */
+const STACK_POLICY_MAX = 16_384;
+
+function checkStackPolicyBodyLength(body: string | undefined, member: 'stackPolicyBody' | 'stackPolicyDuringUpdateBody'): void {
+  if (body === undefined || body.length <= STACK_POLICY_MAX) return;
+  throw validation(
+    `1 validation error detected: Value '${body}' at '${member}' failed to satisfy constraint: Member must have length less than or equal to ${STACK_POLICY_MAX}`,
+  );
+}
+
+export async function stackPolicyText(
+  ctx: Ctx,
+  body: string | undefined,
+  url: string | undefined,
+  member: 'stackPolicyBody' | 'stackPolicyDuringUpdateBody' = 'stackPolicyBody',
+): Promise<string | undefined> {
   if (body !== undefined && url !== undefined) {
     throw validation('You cannot specify both StackPolicyURL and StackPolicyBody');
   }
+  checkStackPolicyBodyLength(body, member);
   const text = body ?? (url !== undefined ? await fetchTemplateUrl(ctx, url) : undefined);
   if (text === undefined) return undefined;
   try {

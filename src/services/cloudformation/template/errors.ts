@@ -22,6 +22,9 @@ export function templateError(detail: string): AwsError {
   return validationError(`Template error: ${detail}`);
 }
 
+/** Outside Rules, Fn::Equals compares two strings; anything else gets this text. */
+export const EQUALS_MESSAGE = 'every Fn::Equals object requires a list of 2 string parameters.';
+
 /** AWS lists names as `[A, B]` (Java's List.toString). */
 export function bracketList(names: Iterable<string>): string {
   return `[${[...names].join(', ')}]`;

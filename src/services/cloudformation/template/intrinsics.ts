@@ -9,6 +9,7 @@
 import type { AwsError } from '../../../wire/errors.js';
 import { cidrSubnets } from './cidr.js';
 import {
+  EQUALS_MESSAGE,
   formatError,
   getAttUndefinedResource,
   noExport,
@@ -55,7 +56,6 @@ export const STATIC_SCOPE: ResolveScope = {
   },
 };
 
-const EQUALS_MESSAGE = 'every Fn::Equals object requires a list of 2 string parameters.';
 const JOIN_MESSAGE =
   'every Fn::Join object requires two parameters, (1) a string delimiter and (2) a list of strings to be joined or a function that returns a list of strings (such as Fn::GetAZs) to be joined.';
 const SPLIT_MESSAGE =

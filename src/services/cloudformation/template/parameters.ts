@@ -9,6 +9,7 @@
  * checks, in AWS's order.
  */
 import { bracketList, formatError, validationError } from './errors.js';
+import { parameterValueSizeError } from './limits.js';
 import type { ParameterDeclaration, ParameterInput, PrepareEnvironment, ResolvedParameter, TemplateDoc } from './types.js';
 import { isObject, LOGICAL_ID, scalarString } from './values.js';
 import { boundedRegexTest } from '../../../patterns/bounded-regex.js';
@@ -231,6 +232,12 @@ export function resolveParameters(
     else raw.set(key, value);
   }
   if (missing.length && !lenient) throw validationError(`Parameters: ${bracketList(missing)} must have values`);
+  if (!lenient) {
+    for (const [key, value] of raw) {
+      const tooLarge = parameterValueSizeError(key, value);
+      if (tooLarge) throw tooLarge;
+    }
+  }
 
   const out: ResolvedParameter[] = [];
   const unfetchable: string[] = [];

@@ -25,6 +25,7 @@ import { INTRINSICS } from './intrinsics.js';
 import { declaredTransforms, LANGUAGE_EXTENSIONS } from './language-extensions.js';
 import { checkTemplateLimits } from './limits.js';
 import { validateParameterDeclarations } from './parameters.js';
+import { checkConditionPlacement, checkExportName, checkImportValueArgument } from './placement.js';
 import { validateRules } from './rules.js';
 import { parseSub, subArgs, SUB_SHAPE_MESSAGE } from './sub.js';
 import type { ResourceDeclaration, TemplateDoc } from './types.js';
@@ -189,6 +190,10 @@ function walk(value: unknown, state: WalkState): void {
       }
       walk(arg, state);
       return;
+    case 'Fn::ImportValue':
+      checkImportValueArgument(arg, state.params);
+      walk(arg, state);
+      return;
     case 'Fn::Transform':
       fn.resolve(arg, undefined as never);
       return;
@@ -210,24 +215,6 @@ function validateMappings(doc: TemplateDoc): void {
       }
     }
   }
-}
-
-/** Export names may use parameters and pseudo parameters, never resources, imports or GetAZs. */
-function exportNameProblem(value: unknown, types: Record<string, string>): boolean {
-  if (Array.isArray(value)) return value.some((v) => exportNameProblem(v, types));
-  if (!isObject(value)) return false;
-  const name = intrinsicName(value);
-  if (name === 'Fn::ImportValue' || name === 'Fn::GetAZs' || name === 'Fn::GetAtt') return true;
-  if (name === 'Ref' && typeof value.Ref === 'string' && value.Ref in types) return true;
-  if (name === 'Fn::Sub') {
-    const args = subArgs(value[name]);
-    if (args) {
-      for (const p of parseSub(args.template)) {
-        if ('variable' in p && !(p.variable in args.vars) && p.variable.split('.')[0]! in types) return true;
-      }
-    }
-  }
-  return Object.values(value).some((v) => exportNameProblem(v, types));
 }
 
 /**
@@ -276,6 +263,7 @@ export function validateStructure(doc: TemplateDoc, le: boolean): void {
   }
   validateMappings(doc);
   validateConditions(doc);
+  checkConditionPlacement(doc);
   validateRules(doc);
 
   const state: WalkState = {
@@ -337,16 +325,13 @@ export function validateStructure(doc: TemplateDoc, le: boolean): void {
     if (isObject(out.Value) && !intrinsicName(out.Value)) {
       throw formatError('The Value field of every Outputs member must evaluate to a String and not a Map.');
     }
-    if (out.Condition !== undefined && (typeof out.Condition !== 'string' || !state.conditions.has(out.Condition))) {
-      throw formatError(`Condition ${String(out.Condition)} is not defined.`);
+    if (out.Condition !== undefined) {
+      if (typeof out.Condition !== 'string') throw formatError('Every Condition member must be a string.');
+      if (!state.conditions.has(out.Condition)) throw formatError(`Condition ${out.Condition} is not defined.`);
     }
     if (out.Export !== undefined) {
-      if (!isObject(out.Export) || !('Name' in out.Export) || exportNameProblem(out.Export.Name, types)) {
-        throw formatError(
-          `Output ${id} is malformed.  The Name field of Export must not depend on any resources, imported values, or Fn::GetAZs.`,
-        );
-      }
-      walk(out.Export.Name, state);
+      checkExportName(id, out.Export, types);
+      walk((out.Export as Record<string, unknown>).Name, state);
     }
     walk(out.Value, state);
   }
