@@ -181,6 +181,22 @@ export async function writeTableMetadata(
 }
 
 /**
+ * The writer of a table's first metadata document when it fits in a row (undefined otherwise):
+ * `write` runs inside the caller's transaction, so the warehouse bucket, its metadata file and the
+ * table row land together with no orphan to record; `cache` once that transaction has committed.
+ */
+export function smallMetadataWriter(ctx: Ctx, location: string, metadata: TableMetadata): { write: () => void; cache: () => void } | undefined {
+  const text = stringifyIcebergJson(metadata);
+  const bytes = Buffer.from(text, 'utf8');
+  const where = splitLocation(location);
+  if (bytes.length > INLINE_LIMIT || !where) return undefined;
+  return {
+    write: () => putSmallObject(ctx, { Bucket: where.bucket, Key: where.key, Body: bytes, ContentType: 'application/json' }),
+    cache: () => remember(ctx.rt, location, { doc: metadata, text }),
+  };
+}
+
+/**
  * Writes `next` as the table's new metadata file and moves the pointer from `table`'s version; a
  * lost race (ConflictException) leaves no file behind. A document that fits in a row is written in
  * the very transaction that moves the pointer; a larger one goes first and is removed on failure.

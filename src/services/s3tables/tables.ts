@@ -17,7 +17,7 @@ import { s3tErrors } from './errors.js';
 import { newTableMetadata } from '../../iceberg/new-table.js';
 import type { TableMetadata } from '../../iceberg/types.js';
 import { planTableMetadata, type MetadataPlan } from './metadata.js';
-import { movePointer, writeTableMetadata } from './table-metadata.js';
+import { movePointer, smallMetadataWriter, writeTableMetadata } from './table-metadata.js';
 import { newId, newVersionToken, tableArn, validTableName, WAREHOUSE_SUFFIX, warehouseBucketName, warehouseBucketOf } from './naming.js';
 import { createWarehouseBucket, schedulePurge } from './warehouse.js';
 import { maintenanceRepo } from './maintenance/noncurrent.js';
@@ -119,17 +119,31 @@ export async function createTableWithPlan(
     return { row };
   }
 
-  // With metadata: the bucket exists (and is recorded as an orphan-to-be) while the metadata file
-  // is written; the table appears only once its metadata file exists.
+  const location = `s3://${warehouse}`;
+  const metadata = newTableMetadata(plan, location, at);
+  const metadataLocation = `${location}/metadata/00000-${randomUUID()}.metadata.json`;
+  // A document that fits in a row is written with the bucket and the table in one transaction.
+  const small = smallMetadataWriter(ctx, metadataLocation, metadata);
+  if (small) {
+    const row = meta.tx(() => {
+      const row = newTableRow(ctx, input, { id, warehouse, at, metadataLocation });
+      createWarehouseBucket(ctx, warehouse);
+      small.write();
+      r.insertTable(row);
+      return row;
+    });
+    small.cache();
+    return { row, metadata };
+  }
+
+  // A larger one: the bucket exists (and is recorded as an orphan-to-be) while the metadata file is
+  // written; the table appears only once its metadata file exists.
   meta.tx(() => {
     newTableRow(ctx, input, { id, warehouse, at, metadataLocation: null }); // 404 / 409 before creating anything
     createWarehouseBucket(ctx, warehouse);
     r.queuePurge(warehouse, at);
   });
   try {
-    const location = `s3://${warehouse}`;
-    const metadata = newTableMetadata(plan, location, at);
-    const metadataLocation = `${location}/metadata/00000-${randomUUID()}.metadata.json`;
     await writeTableMetadata(ctx, metadataLocation, metadata);
     const row = meta.tx(() => {
       const row = newTableRow(ctx, input, { id, warehouse, at, metadataLocation });
