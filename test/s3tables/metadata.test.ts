@@ -181,6 +181,16 @@ describe('metadata.json written by CreateTable', () => {
     expect(meta.properties).toEqual({});
   });
 
+  it('writes a metadata.json larger than a stored row (over 128 KiB) as well as a small one', async ({ server: t, s3tables: s3t }) => {
+    // Small documents land in the transaction that creates the table; larger ones take the
+    // streaming write first. Both must read back whole.
+    const fields = Array.from({ length: 1500 }, (_, i) => ({ name: `column_${String(i).padStart(4, '0')}_${'x'.repeat(60)}`, type: 'string' }));
+    const { meta } = await createAndRead(t, s3t, { schema: { fields } });
+    expect(JSON.stringify(meta).length).toBeGreaterThan(128 * 1024);
+    expect(meta.schemas[0].fields).toHaveLength(1500);
+    expect(meta['last-column-id']).toBe(1500);
+  });
+
   it('writes metadata for an empty field list too', async ({ server: t, s3tables: s3t }) => {
     const { meta, warehouse } = await createAndRead(t, s3t, { schema: { fields: [] } });
     checkSpecV2(meta, warehouse);
