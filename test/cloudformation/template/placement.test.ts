@@ -7,27 +7,9 @@
  * conditions; Ref to a condition or a missing name; malformed Fn::GetAtt; Export names;
  * a Condition key holding a function; DependsOn values.
  */
-import {
-  CloudFormationClient,
-  CreateStackCommand,
-  DescribeStacksCommand,
-  ValidateTemplateCommand,
-} from '@aws-sdk/client-cloudformation';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateStackCommand, DescribeStacksCommand, ValidateTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { failure } from '../../helpers/errors.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-
-let server: TestServer;
-let cfn: CloudFormationClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  cfn = new CloudFormationClient({ ...server.clientConfig, maxAttempts: 1 });
-});
-afterAll(async () => {
-  cfn?.destroy();
-  await server?.stop();
-});
+import { describe, expect, it } from '../../helpers/fixture.js';
 
 const HANDLE = { Type: 'AWS::CloudFormation::WaitConditionHandle' };
 const PARAMETERS = {
@@ -126,9 +108,9 @@ const refused: [string, string, string][] = [
 ];
 
 describe('intrinsic functions where AWS refuses them', () => {
-  it.each(refused.map(([what, body, message], i) => [what, body, message, i] as const))(
+  it.for(refused.map(([what, body, message], i) => [what, body, message, i] as const))(
     '%s: ValidateTemplate and CreateStack refuse it, no stack is left',
-    async (_what, body, message, i) => {
+    async ([, body, message, i], { cloudformation: cfn }) => {
       const validate = await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: body })));
       expect([validate.status, validate.name, validate.message]).toEqual([400, 'ValidationError', message]);
       const stackName = `placement-${i}`;
@@ -141,7 +123,7 @@ describe('intrinsic functions where AWS refuses them', () => {
 });
 
 describe('the same functions where AWS allows them', () => {
-  it('accepts imports named from parameters and pseudo parameters, lists joined for Fn::Equals, Fn::If on a declared condition', async () => {
+  it('accepts imports named from parameters and pseudo parameters, lists joined for Fn::Equals, Fn::If on a declared condition', async ({ cloudformation: cfn }) => {
     const body = template({
       conditions: {
         Tagged: { 'Fn::Not': [{ 'Fn::Equals': [{ 'Fn::Join': [',', { Ref: 'Zones' }] }, ''] }] },
@@ -163,7 +145,7 @@ describe('the same functions where AWS allows them', () => {
     expect(res.Parameters?.map((p) => p.ParameterKey)).toEqual(['Env', 'Zones']);
   });
 
-  it('creates a stack whose condition compares a joined list and whose export name uses a parameter', async () => {
+  it('creates a stack whose condition compares a joined list and whose export name uses a parameter', async ({ cloudformation: cfn }) => {
     const body = template({
       conditions: { Tagged: { 'Fn::Equals': [{ 'Fn::Join': [',', { Ref: 'Zones' }] }, 'a,b'] } },
       resources: { H: { ...HANDLE, Condition: 'Tagged' } },
