@@ -6,7 +6,7 @@
 import type * as L from '@aws-sdk/client-lambda';
 import * as lambda from '../../../lambda/provider.js';
 import type { AliasProperties } from '../../spec/property-types.js';
-import { hasErrorCode } from '../already-gone.js';
+import { unlessGone } from '../already-gone.js';
 import { typedChange, typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
 
@@ -46,10 +46,8 @@ export const lambdaAlias: ResourceProvider = {
   },
 
   async delete(rc, props, _state) {
-    try {
-      lambda.deleteAlias(rc.ctx, { FunctionName: String(props.FunctionName), Name: String(props.Name) });
-    } catch (err) {
-      if (!hasErrorCode(err, ['ResourceNotFoundException'])) throw err;
-    }
+    unlessGone(['ResourceNotFoundException'], () =>
+      lambda.deleteAlias(rc.ctx, { FunctionName: String(props.FunctionName), Name: String(props.Name) }),
+    );
   },
 };

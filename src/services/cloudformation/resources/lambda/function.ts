@@ -10,7 +10,7 @@
 import type * as L from '@aws-sdk/client-lambda';
 import * as lambda from '../../../lambda/provider.js';
 import type { FunctionProperties } from '../../spec/property-types.js';
-import { hasErrorCode } from '../already-gone.js';
+import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';
 import { same } from '../property-values.js';
 import { typedChange, typedProperties } from '../typed-properties.js';
@@ -92,10 +92,6 @@ export const lambdaFunction: ResourceProvider = {
   },
 
   async delete(rc, _props, resource) {
-    try {
-      lambda.deleteFunction(rc.ctx, { FunctionName: resource.physicalId });
-    } catch (err) {
-      if (!hasErrorCode(err, ['ResourceNotFoundException'])) throw err;
-    }
+    unlessGone(['ResourceNotFoundException'], () => lambda.deleteFunction(rc.ctx, { FunctionName: resource.physicalId }));
   },
 };

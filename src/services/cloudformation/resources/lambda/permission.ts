@@ -5,7 +5,7 @@
  * removed outside the stack deletes fine.
  */
 import * as lambda from '../../../lambda/provider.js';
-import { hasErrorCode } from '../already-gone.js';
+import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';
 import { typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
@@ -38,10 +38,8 @@ export const lambdaPermission: ResourceProvider = {
   },
 
   async delete(rc, props, state) {
-    try {
-      lambda.removePermission(rc.ctx, { FunctionName: String(props.FunctionName), StatementId: state.physicalId });
-    } catch (err) {
-      if (!hasErrorCode(err, ['ResourceNotFoundException'])) throw err;
-    }
+    unlessGone(['ResourceNotFoundException'], () =>
+      lambda.removePermission(rc.ctx, { FunctionName: String(props.FunctionName), StatementId: state.physicalId }),
+    );
   },
 };

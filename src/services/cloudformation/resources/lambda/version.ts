@@ -5,7 +5,7 @@
  * that version only; one already gone deletes fine.
  */
 import * as lambda from '../../../lambda/provider.js';
-import { hasErrorCode } from '../already-gone.js';
+import { unlessGone } from '../already-gone.js';
 import { typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
 
@@ -33,10 +33,6 @@ export const lambdaVersion: ResourceProvider = {
   async delete(rc, _props, state) {
     const m = /^(.*):([0-9]+)$/.exec(state.physicalId);
     if (!m) return;
-    try {
-      lambda.deleteFunction(rc.ctx, { FunctionName: m[1]!, Qualifier: m[2]! });
-    } catch (err) {
-      if (!hasErrorCode(err, ['ResourceNotFoundException'])) throw err;
-    }
+    unlessGone(['ResourceNotFoundException'], () => lambda.deleteFunction(rc.ctx, { FunctionName: m[1]!, Qualifier: m[2]! }));
   },
 };
