@@ -114,16 +114,17 @@ export function internalCtx(rt: Runtime, account: string, region: string, reques
 }
 
 /**
- * One object per metadata store, made on first use, for a repository that caches rows: its cache
- * is cleared on reset.
+ * One object per metadata store, made on first use: every service's repository. A repository
+ * that caches rows (`clearCache`) has its cache cleared on reset.
  */
-export function cachedPerStore<T extends { clearCache(): void }>(make: (meta: MetadataStore) => T): (ctx: Ctx) => T {
+export function perStore<T extends object>(make: (meta: MetadataStore) => T): (ctx: Pick<Ctx, 'rt'>) => T {
   const made = new WeakMap<object, T>();
   return (ctx) => {
     let r = made.get(ctx.rt.meta);
     if (!r) {
       const created = make(ctx.rt.meta);
-      ctx.rt.resetHooks.push(() => created.clearCache());
+      const cached = created as { clearCache?: () => void };
+      if (cached.clearCache) ctx.rt.resetHooks.push(() => cached.clearCache!());
       made.set(ctx.rt.meta, created);
       r = created;
     }

@@ -3,20 +3,11 @@
  * its ARN, and the lookup that answers RepositoryNotFoundException.
  */
 import type * as ECR from '@aws-sdk/client-ecr';
-import type { Ctx } from '../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../runtime/runtime.js';
 import { EcrRepo, type RepositoryRow } from '../../store/ecr-repo.js';
 import { ecrErrors } from './errors.js';
 
-const repos = new WeakMap<object, EcrRepo>();
-
-export function repo(ctx: Ctx): EcrRepo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    r = new EcrRepo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
-  }
-  return r;
-}
+export const repo = perStore((meta) => new EcrRepo(meta));
 
 export interface RepositoryData {
   imageTagMutability: ECR.ImageTagMutability;

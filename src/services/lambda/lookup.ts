@@ -4,21 +4,12 @@
  * or an alias and the version it points at. What does not exist is Lambda's not-found error
  * naming the ARN as asked (qualified when a qualifier was given).
  */
-import type { Ctx } from '../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../runtime/runtime.js';
 import { LambdaRepo, type AliasRow, type FunctionRow, type VersionRow } from '../../store/lambda-repo.js';
 import { lambdaErrors } from './errors.js';
 import { functionArn, isVersionNumber, LATEST, parseFunctionName, withQualifier, type FunctionRef } from './naming.js';
 
-const repos = new WeakMap<object, LambdaRepo>();
-
-export function lambdaRepo(ctx: Ctx): LambdaRepo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    r = new LambdaRepo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
-  }
-  return r;
-}
+export const lambdaRepo = perStore((meta) => new LambdaRepo(meta));
 
 export interface Resolved {
   ref: FunctionRef;

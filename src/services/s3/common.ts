@@ -5,11 +5,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as S3 from '@aws-sdk/client-s3';
-import { cachedPerStore, type Ctx } from '../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../runtime/runtime.js';
 import { S3Repo, type BucketRow } from '../../store/s3-repo.js';
 import { s3Errors } from './errors.js';
 
-export const repo: (ctx: Ctx) => S3Repo = cachedPerStore((meta) => new S3Repo(meta));
+export const repo: (ctx: Ctx) => S3Repo = perStore((meta) => new S3Repo(meta));
 
 export function requireBucket(ctx: Ctx, name: string): BucketRow {
   const bucket = repo(ctx).getBucket(name);

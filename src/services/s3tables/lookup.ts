@@ -6,7 +6,7 @@
  */
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
-import { cachedPerStore, type Ctx } from '../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../runtime/runtime.js';
 import {
   S3TablesRepo,
   type NamespaceRow,
@@ -17,7 +17,7 @@ import {
 import { s3tErrors } from './errors.js';
 import { parseBucketArn, parseTableArn, tableArn, tableBucketArn } from './naming.js';
 
-export const repo: (ctx: Ctx) => S3TablesRepo = cachedPerStore((meta) => new S3TablesRepo(meta));
+export const repo: (ctx: Ctx) => S3TablesRepo = perStore((meta) => new S3TablesRepo(meta));
 
 /** Model constraints of `operation` (required, length, pattern, enum, range) → 400 with AWS's text. */
 export function validate(operation: string, input: object): void {

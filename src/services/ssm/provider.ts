@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type * as SSM from '@aws-sdk/client-ssm';
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
-import type { Ctx } from '../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../runtime/runtime.js';
 import { SsmRepo, type ParameterFields, type ParameterRow, type VersionRow } from '../../store/ssm-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { callerIdentity } from '../sts/provider.js';
@@ -20,16 +20,7 @@ import { ssmErrors } from './errors.js';
 import { checkReadableName, checkWritableName, invalidLabel, parameterArn, parentOf, parseReference } from './naming.js';
 import { boundedRegexTest } from '../../patterns/bounded-regex.js';
 
-const repos = new WeakMap<object, SsmRepo>();
-
-export function repo(ctx: Ctx): SsmRepo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    r = new SsmRepo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
-  }
-  return r;
-}
+export const repo = perStore((meta) => new SsmRepo(meta));
 
 export function validate(operation: string, input: object): void {
   const message = validationMessage(serviceModel('ssm'), operation, input);

@@ -12,21 +12,12 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type * as STS from '@aws-sdk/client-sts';
 import { serviceModel } from '../../model/service-model.js';
 import { validationMessage } from '../../model/validate.js';
-import type { Ctx } from '../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../runtime/runtime.js';
 import { StsRepo, type SessionRow } from '../../store/sts-repo.js';
 import { AwsError } from '../../wire/errors.js';
 import { accountFromAccessKey, temporaryAccessKeyId } from '../../wire/sigv4.js';
 
-const repos = new WeakMap<object, StsRepo>();
-
-function repo(ctx: Ctx): StsRepo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    r = new StsRepo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
-  }
-  return r;
-}
+const repo = perStore((meta) => new StsRepo(meta));
 
 /** The IAM user long-term keys act as (no IAM here: one user per account). */
 export const DEFAULT_USER = 'overcast';

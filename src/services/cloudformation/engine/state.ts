@@ -7,7 +7,7 @@
  * rollback, a cleanup or the recovery after a restart reads them, never in-memory state.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
-import type { Ctx } from '../../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../../runtime/runtime.js';
 import { CloudFormationRepo, type ResourceRow, type StackRow } from '../../../store/cloudformation-repo.js';
 
 export interface StoredParameter {
@@ -105,16 +105,7 @@ export interface OperationJournal {
   deleteOnFailure?: boolean;
 }
 
-const repos = new WeakMap<object, CloudFormationRepo>();
-
-export function cfnRepo(ctx: Pick<Ctx, 'rt'>): CloudFormationRepo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    r = new CloudFormationRepo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
-  }
-  return r;
-}
+export const cfnRepo = perStore((meta) => new CloudFormationRepo(meta));
 
 export function stackData(row: Pick<StackRow, 'data'>): StackData {
   return JSON.parse(row.data) as StackData;

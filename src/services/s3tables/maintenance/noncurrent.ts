@@ -8,7 +8,7 @@
  * leaves either the old state or the new one. Deleting releases the bytes; `restore` (the stand-in
  * for AWS Support) moves an object back while its key is free.
  */
-import type { Ctx } from '../../../runtime/runtime.js';
+import { perStore, type Ctx } from '../../../runtime/runtime.js';
 import { MaintenanceRepo, type NoncurrentRow } from '../../../store/maintenance-repo.js';
 import { repo as s3Repo } from '../../s3/provider.js';
 
@@ -16,16 +16,7 @@ export function hiddenBucketOf(warehouse: string): string {
   return `${warehouse}/noncurrent`;
 }
 
-const repos = new WeakMap<object, MaintenanceRepo>();
-
-export function maintenanceRepo(ctx: Ctx): MaintenanceRepo {
-  let r = repos.get(ctx.rt.meta);
-  if (!r) {
-    r = new MaintenanceRepo(ctx.rt.meta);
-    repos.set(ctx.rt.meta, r);
-  }
-  return r;
-}
+export const maintenanceRepo = perStore((meta) => new MaintenanceRepo(meta));
 
 function release(ctx: Ctx, blobIds: string[] | undefined): boolean {
   if (!blobIds?.length) return false;
