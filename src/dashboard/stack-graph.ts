@@ -37,7 +37,7 @@ export interface ResourceState {
   failure?: { status: string; reason?: string };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const { isObject } = T;
 
 /** The labelled references of one resource declaration: target id → how it is referenced. */
 export function referenceKinds(decl: Record<string, unknown>): Map<string, Set<EdgeKind>> {
@@ -51,27 +51,15 @@ export function referenceKinds(decl: Record<string, unknown>): Map<string, Set<E
   for (const d of typeof dependsOn === 'string' ? [dependsOn] : Array.isArray(dependsOn) ? dependsOn : []) {
     if (typeof d === 'string') add(d, 'DependsOn');
   }
-  const stack: unknown[] = [decl.Properties, decl.Metadata, decl.UpdatePolicy, decl.CreationPolicy];
-  while (stack.length) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      stack.push(...v);
-      continue;
-    }
-    if (!isObject(v)) continue;
-    const keys = Object.keys(v);
-    const name = keys.length === 1 && (keys[0] === 'Ref' || keys[0]!.startsWith('Fn::')) ? keys[0]! : undefined;
-    if (name === 'Ref' || name === 'Fn::GetAtt' || name === 'Fn::Sub') {
-      const kind: EdgeKind = name === 'Ref' ? 'Ref' : name === 'Fn::GetAtt' ? 'GetAtt' : 'Sub';
-      // The engine's own reading of the one intrinsic, so the labels name what it orders by.
-      const shallow = { [name]: v[name] };
-      for (const id of T.referencedIds(shallow)) add(id, kind);
-      if (name === 'Fn::Sub' && Array.isArray(v[name])) stack.push(v[name][1]);
-      else if (name !== 'Ref') stack.push(v[name]);
-      continue;
-    }
-    for (const x of Object.values(v)) stack.push(x);
-  }
+  T.walkObjects([decl.Properties, decl.Metadata, decl.UpdatePolicy, decl.CreationPolicy], (v) => {
+    const name = T.intrinsicName(v);
+    if (name !== 'Ref' && name !== 'Fn::GetAtt' && name !== 'Fn::Sub') return undefined;
+    const kind: EdgeKind = name === 'Ref' ? 'Ref' : name === 'Fn::GetAtt' ? 'GetAtt' : 'Sub';
+    // The engine's own reading of the one intrinsic, so the labels name what it orders by.
+    for (const id of T.referencedIds({ [name]: v[name] })) add(id, kind);
+    if (name === 'Fn::Sub' && Array.isArray(v[name])) return [v[name][1]];
+    return name === 'Ref' ? [] : [v[name]];
+  });
   return out;
 }
 

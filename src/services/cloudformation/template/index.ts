@@ -29,6 +29,7 @@ export {
 export { attributeAllowed, checkResourceTypes } from './structure.js';
 export { declaredTransforms, usesLanguageExtensions, LANGUAGE_EXTENSIONS } from './language-extensions.js';
 export { referencedIds, dependencyEdges, topologicalOrder } from './dependencies.js';
+export { intrinsicName, isObject, walkObjects } from './values.js';
 export { parameterKind, type PreviousParameters } from './parameters.js';
 export { cidrSubnets } from './cidr.js';
 export { pseudoParametersFor } from './pseudo.js';

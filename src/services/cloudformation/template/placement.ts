@@ -9,7 +9,7 @@ import { EQUALS_MESSAGE, formatError, templateError } from './errors.js';
 import { parameterKind } from './parameters.js';
 import { parseSub, subArgs } from './sub.js';
 import type { TemplateDoc } from './types.js';
-import { intrinsicName, isObject, isPseudoParameter } from './values.js';
+import { intrinsicName, isObject, isPseudoParameter, walkObjects } from './values.js';
 
 /**
  * Functions the Conditions section refuses wherever they stand in a condition, with AWS's words:
@@ -38,22 +38,14 @@ function refToListParameter(value: unknown, doc: TemplateDoc): boolean {
  */
 export function checkConditionPlacement(doc: TemplateDoc): void {
   if (!isObject(doc.Conditions)) return;
-  const stack: unknown[] = Object.values(doc.Conditions);
-  while (stack.length) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      stack.push(...v);
-      continue;
-    }
-    if (!isObject(v)) continue;
+  walkObjects(Object.values(doc.Conditions), (v) => {
     const name = intrinsicName(v);
     if (name !== undefined && REFUSED_IN_CONDITIONS[name]) throw templateError(REFUSED_IN_CONDITIONS[name]);
     const arg = name === undefined ? undefined : v[name];
     if (name === 'Fn::Equals' && Array.isArray(arg) && arg.some((x) => refToListParameter(x, doc))) {
       throw templateError(EQUALS_MESSAGE);
     }
-    stack.push(...Object.values(v));
-  }
+  });
 }
 
 /**

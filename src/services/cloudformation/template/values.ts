@@ -14,6 +14,24 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Visits every object inside `roots` (arrays are walked through), depth first without recursion,
+ * so a deeply nested template cannot overflow the stack. `visit` returns the values to descend
+ * into next; nothing returned means all of the object's values.
+ */
+export function walkObjects(roots: unknown[], visit: (o: Record<string, unknown>) => unknown[] | void): void {
+  const stack = [...roots];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      stack.push(...v);
+      continue;
+    }
+    if (!isObject(v)) continue;
+    stack.push(...(visit(v) ?? Object.values(v)));
+  }
+}
+
 /** The function name when `value` is an intrinsic call (`{ Ref: … }`, `{ 'Fn::Join': … }`), else undefined. */
 export function intrinsicName(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
