@@ -159,13 +159,15 @@ export class LambdaRepo {
       .run(account, region, name, alias);
   }
 
-  listAliases(account: string, region: string, name: string, after: string, limit: number): AliasRow[] {
+  /** Aliases after `after` in name order, only those pointing at `version` when one is given. */
+  listAliases(account: string, region: string, name: string, after: string, limit: number, version?: string): AliasRow[] {
     return this.store
       .stmt(
         `SELECT * FROM lambda_aliases WHERE account = ? AND region = ? AND name = ? AND alias > ?
+           AND (? IS NULL OR function_version = ?)
          ORDER BY alias LIMIT CAST(? AS INTEGER)`,
       )
-      .all(account, region, name, after, limit) as AliasRow[];
+      .all(account, region, name, after, version ?? null, version ?? null, limit) as AliasRow[];
   }
 
   /** Whether an alias points at `version`. */

@@ -8,6 +8,7 @@ import {
   AddPermissionCommand,
   CreateAliasCommand,
   CreateFunctionCommand,
+  DeleteAliasCommand,
   DeleteFunctionCommand,
   GetAliasCommand,
   GetFunctionCommand,
@@ -15,6 +16,7 @@ import {
   GetPolicyCommand,
   InvokeCommand,
   LambdaClient,
+  ListAliasesCommand,
   ListFunctionsCommand,
   ListTagsCommand,
   ListVersionsByFunctionCommand,
@@ -191,6 +193,17 @@ describe('versions, aliases, permissions, tags', () => {
     expect(await call('basic', 'live')).toEqual({ v: 3 });
     const bad = await failure(lambda.send(new CreateAliasCommand({ FunctionName: 'basic', Name: 'x', FunctionVersion: '9' })));
     expect(bad).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
+
+    // ListAliases for one version pages over that version's aliases only: full pages, no alias lost.
+    for (const [name, version] of [['a1', '1'], ['a2', '2'], ['a3', '1'], ['a4', '1']]) {
+      await lambda.send(new CreateAliasCommand({ FunctionName: 'basic', Name: name, FunctionVersion: version }));
+    }
+    const first = await lambda.send(new ListAliasesCommand({ FunctionName: 'basic', FunctionVersion: '1', MaxItems: 2 }));
+    expect(first.Aliases?.map((a) => a.Name)).toEqual(['a1', 'a3']);
+    const second = await lambda.send(new ListAliasesCommand({ FunctionName: 'basic', FunctionVersion: '1', MaxItems: 2, Marker: first.NextMarker }));
+    expect(second.Aliases?.map((a) => a.Name)).toEqual(['a4']);
+    expect(second.NextMarker).toBeUndefined();
+    for (const name of ['a1', 'a2', 'a3', 'a4']) await lambda.send(new DeleteAliasCommand({ FunctionName: 'basic', Name: name }));
   });
 
   it('AddPermission, GetPolicy and RemovePermission keep the resource policy', async () => {

@@ -127,8 +127,7 @@ export function deleteFunction(ctx: Ctx, input: L.DeleteFunctionRequest): L.Dele
 
 function aliasesOf(ctx: Ctx, name: string, version: string): string[] {
   return lambdaRepo(ctx)
-    .listAliases(ctx.account, ctx.region, name, '', 1000)
-    .filter((a) => a.function_version === version)
+    .listAliases(ctx.account, ctx.region, name, '', 1000, version)
     .map((a) => a.alias);
 }
 

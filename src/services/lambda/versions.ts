@@ -139,9 +139,8 @@ export function listAliases(ctx: Ctx, input: L.ListAliasesRequest): L.ListAliase
   const { ref } = requireFunction(ctx, input.FunctionName!);
   const max = input.MaxItems ?? 50;
   const after = input.Marker ? Buffer.from(input.Marker, 'base64').toString('utf8') : '';
-  const rows = lambdaRepo(ctx)
-    .listAliases(ctx.account, ctx.region, ref.name, after, max + 1)
-    .filter((a) => input.FunctionVersion === undefined || a.function_version === input.FunctionVersion);
+  // Filtered in the query, so a page is full whenever more aliases follow.
+  const rows = lambdaRepo(ctx).listAliases(ctx.account, ctx.region, ref.name, after, max + 1, input.FunctionVersion);
   const page = rows.slice(0, max);
   return {
     Aliases: page.map((r) => aliasConfiguration(ctx, r)),
