@@ -131,7 +131,7 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     const fns = (await lambda.send(new ListFunctionsCommand({}))).Functions ?? [];
     expect(fns.map((f) => f.FunctionName).filter((n) => n?.startsWith(WAITER))).toEqual([]);
     await c.cfn.send(new DeleteStackCommand({ StackName: WAITER }));
-    await eventually(() => liveStacks(c), (live) => !(WAITER in live));
+    expect(WAITER in (await eventually(() => liveStacks(c), (live) => !(WAITER in live)))).toBe(false);
   }, CLI_TEST_MS);
 
   it('cdk deploy --hotswap swaps the function code in place; the next invocation runs it', async () => {

@@ -7,7 +7,7 @@
  * conditions; Ref to a condition or a missing name; malformed Fn::GetAtt; Export names;
  * a Condition key holding a function; DependsOn values.
  */
-import { CreateStackCommand, DescribeStacksCommand, ValidateTemplateCommand } from '@aws-sdk/client-cloudformation';
+import { CreateStackCommand, DescribeStackResourcesCommand, DescribeStacksCommand, ValidateTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { failure } from '../../helpers/errors.js';
 import { describe, expect, it } from '../../helpers/fixture.js';
 
@@ -151,7 +151,12 @@ describe('the same functions where AWS allows them', () => {
       resources: { H: { ...HANDLE, Condition: 'Tagged' } },
       outputs: { O: { Value: 'v', Export: { Name: { 'Fn::Sub': '${AWS::StackName}-${Env}' } } } },
     });
-    const created = await cfn.send(new CreateStackCommand({ StackName: 'placement-ok', TemplateBody: body }));
-    expect(created.StackId).toBeDefined();
+    await cfn.send(new CreateStackCommand({ StackName: 'placement-ok', TemplateBody: body }));
+    const stack = (await cfn.send(new DescribeStacksCommand({ StackName: 'placement-ok' }))).Stacks![0]!;
+    expect(stack.StackStatus).toBe('CREATE_COMPLETE');
+    expect(stack.Outputs?.map((o) => o.ExportName)).toEqual(['placement-ok-prod']);
+    // Zones joined is a,b: the condition holds and the resource exists.
+    const resources = await cfn.send(new DescribeStackResourcesCommand({ StackName: 'placement-ok' }));
+    expect(resources.StackResources?.map((r) => r.LogicalResourceId)).toContain('H');
   });
 });
