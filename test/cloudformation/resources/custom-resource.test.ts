@@ -172,11 +172,10 @@ describe('custom resources backed by a Lambda function', () => {
   });
 
   it('no response within ServiceTimeout fails the resource with AWS’s message', async () => {
-    const started = Date.now();
+    // ServiceTimeout 2 s, not the default hour: the test's own time limit would end it first.
     await cfn.send(new CreateStackCommand({ StackName: 'silent', TemplateBody: template(undefined, { ServiceTimeout: 2 }), Parameters: params('x', 'silent') }));
     const s = await settled('silent');
     expect(s.status).toBe('ROLLBACK_COMPLETE');
-    expect(Date.now() - started).toBeLessThan(20_000);
     const failed = (await allEvents(cfn, 'silent')).find((e) => e.LogicalResourceId === 'Thing' && e.ResourceStatus === 'CREATE_FAILED');
     expect(failed?.ResourceStatusReason).toMatch(/^CloudFormation did not receive a response from your Custom Resource\. Please check your logs for requestId \[[0-9a-f-]{36}\]/);
   });
