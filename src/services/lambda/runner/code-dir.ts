@@ -97,8 +97,18 @@ export class CodeRoot {
   }
 }
 
-/** The node_modules folder that holds Overcast's AWS SDK clients, or undefined when none resolves. */
+let sdkModules: { dir: string | undefined } | undefined;
+
+/**
+ * The node_modules folder that holds Overcast's AWS SDK clients, or undefined when none resolves;
+ * resolved once (every invocation's environment names it).
+ */
 export function sdkNodeModules(): string | undefined {
+  sdkModules ??= { dir: resolveSdkNodeModules() };
+  return sdkModules.dir;
+}
+
+function resolveSdkNodeModules(): string | undefined {
   const require = createRequire(packagePath('package.json'));
   for (const name of BUNDLED_SDK) {
     try {

@@ -22,7 +22,15 @@ import type { InvokeRequest, Outcome, WorkerSpec } from './worker.js';
 const NODE_BOOTSTRAP = join('services', 'lambda', 'runner', 'node-bootstrap.cjs');
 
 /** The compiled Node.js bootstrap: beside this module in a build, from dist/ when run from sources. */
+let bootstrapPath: string | undefined;
+
+/** The Node.js bootstrap's path, looked up once (every invocation names it). */
 function nodeBootstrap(): string {
+  bootstrapPath ??= findNodeBootstrap();
+  return bootstrapPath;
+}
+
+function findNodeBootstrap(): string {
   const beside = join(MODULE_ROOT, NODE_BOOTSTRAP);
   if (existsSync(beside)) return beside;
   const built = packagePath('dist', NODE_BOOTSTRAP);
