@@ -53,3 +53,11 @@ export function check(operation: string, input: object): void {
   const message = validationMessage(serviceModel('lambda'), operation, input as Record<string, unknown>);
   if (message) throw lambdaErrors.validation(message);
 }
+
+/**
+ * The optimistic-locking check of Lambda's writes: a `RevisionId` the caller sent must be the
+ * current one (`current`; undefined when the target has none yet, which any RevisionId passes).
+ */
+export function checkRevision(sent: string | undefined, current: string | undefined): void {
+  if (sent !== undefined && current !== undefined && sent !== current) throw lambdaErrors.revisionMismatch();
+}

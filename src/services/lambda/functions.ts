@@ -12,7 +12,7 @@ import type { Ctx } from '../../runtime/runtime.js';
 import type { VersionRow } from '../../store/lambda-repo.js';
 import { storeCode } from './code.js';
 import { applyConfig, functionConfiguration, storedConfig, type StoredConfig } from './configuration.js';
-import { check, lambdaErrors } from './errors.js';
+import { check, checkRevision, lambdaErrors } from './errors.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isValidName, isVersionNumber, LATEST } from './naming.js';
 import { runnerOf } from './runner/runner.js';
@@ -131,10 +131,6 @@ function aliasesOf(ctx: Ctx, name: string, version: string): string[] {
     .map((a) => a.alias);
 }
 
-function checkRevision(current: VersionRow, revisionId: string | undefined): void {
-  if (revisionId !== undefined && revisionId !== current.revision_id) throw lambdaErrors.revisionMismatch();
-}
-
 /** Writes a new `$LATEST` (and publishes it when asked); old workers stop. */
 function replaceLatest(ctx: Ctx, current: VersionRow, next: VersionRow, publish: boolean | undefined): VersionRow {
   const repo = lambdaRepo(ctx);
@@ -151,7 +147,7 @@ export async function updateFunctionCode(ctx: Ctx, input: L.UpdateFunctionCodeRe
   check('UpdateFunctionCode', input);
   const { ref } = requireFunction(ctx, input.FunctionName!);
   const current = resolveVersion(ctx, ref.name).version;
-  checkRevision(current, input.RevisionId);
+  checkRevision(input.RevisionId, current.revision_id);
   const config = storedConfig(current);
   if (config.PackageType === 'Zip' && input.ImageUri !== undefined) {
     throw lambdaErrors.invalidParameter('Please don\'t provide ImageUri when updating a function with packageType Zip.');
@@ -168,7 +164,7 @@ export function updateFunctionConfiguration(ctx: Ctx, input: L.UpdateFunctionCon
   check('UpdateFunctionConfiguration', input);
   const { ref } = requireFunction(ctx, input.FunctionName!);
   const current = resolveVersion(ctx, ref.name).version;
-  checkRevision(current, input.RevisionId);
+  checkRevision(input.RevisionId, current.revision_id);
   const config = applyConfig(ref.name, storedConfig(current), input);
   const next: VersionRow = { ...current, config: JSON.stringify(config), revision_id: randomUUID(), last_modified: Date.now() };
   return functionConfiguration(ctx, replaceLatest(ctx, current, next, false));

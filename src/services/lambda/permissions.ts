@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
-import { check, lambdaErrors } from './errors.js';
+import { check, checkRevision, lambdaErrors } from './errors.js';
 import { lambdaRepo, resolveVersion } from './lookup.js';
 import { functionArn } from './naming.js';
 
@@ -42,7 +42,7 @@ export function addPermission(ctx: Ctx, input: L.AddPermissionRequest): L.AddPer
   check('AddPermission', input);
   const t = target(ctx, input.FunctionName!, input.Qualifier);
   const { statements, revision } = statementsOf(ctx, t.name, t.qualifier);
-  if (input.RevisionId !== undefined && revision !== undefined && input.RevisionId !== revision) throw lambdaErrors.revisionMismatch();
+  checkRevision(input.RevisionId, revision);
   if (statements.some((s) => s.Sid === input.StatementId)) throw lambdaErrors.statementExists(input.StatementId!);
   const condition: Record<string, Record<string, string>> = {};
   if (input.SourceArn) condition.ArnLike = { 'AWS:SourceArn': input.SourceArn };
@@ -65,7 +65,7 @@ export function removePermission(ctx: Ctx, input: L.RemovePermissionRequest): vo
   check('RemovePermission', input);
   const t = target(ctx, input.FunctionName!, input.Qualifier);
   const { statements, revision } = statementsOf(ctx, t.name, t.qualifier);
-  if (input.RevisionId !== undefined && revision !== undefined && input.RevisionId !== revision) throw lambdaErrors.revisionMismatch();
+  checkRevision(input.RevisionId, revision);
   if (!statements.some((s) => s.Sid === input.StatementId)) throw lambdaErrors.statementNotFound(input.StatementId!, t.arn);
   lambdaRepo(ctx).putPolicy(ctx.account, ctx.region, t.name, t.qualifier, statements.filter((s) => s.Sid !== input.StatementId), randomUUID());
 }

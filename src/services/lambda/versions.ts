@@ -9,7 +9,7 @@ import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
 import type { AliasRow, VersionRow } from '../../store/lambda-repo.js';
 import { functionConfiguration, storedConfig } from './configuration.js';
-import { check, lambdaErrors } from './errors.js';
+import { check, checkRevision, lambdaErrors } from './errors.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isVersionNumber, LATEST } from './naming.js';
 
@@ -38,7 +38,7 @@ export function publishVersion(ctx: Ctx, input: L.PublishVersionRequest): L.Func
   check('PublishVersion', input);
   const { ref } = requireFunction(ctx, input.FunctionName!);
   const latest = resolveVersion(ctx, ref.name).version;
-  if (input.RevisionId !== undefined && input.RevisionId !== latest.revision_id) throw lambdaErrors.revisionMismatch();
+  checkRevision(input.RevisionId, latest.revision_id);
   if (input.CodeSha256 !== undefined && input.CodeSha256 !== latest.code_sha) {
     throw lambdaErrors.invalidParameter(
       `CodeSHA256 (${input.CodeSha256}) is different from current CodeSHA256 in $LATEST (${latest.code_sha}). Please try again with the CodeSHA256 in $LATEST.`,
@@ -115,7 +115,7 @@ export function getAlias(ctx: Ctx, input: L.GetAliasRequest): L.AliasConfigurati
 export function updateAlias(ctx: Ctx, input: L.UpdateAliasRequest): L.AliasConfiguration {
   check('UpdateAlias', input);
   const current = requireAlias(ctx, input.FunctionName!, input.Name!);
-  if (input.RevisionId !== undefined && input.RevisionId !== current.revision_id) throw lambdaErrors.revisionMismatch();
+  checkRevision(input.RevisionId, current.revision_id);
   if (input.FunctionVersion !== undefined) requireTarget(ctx, current.name, input.FunctionVersion);
   const row: AliasRow = {
     ...current,
