@@ -25,13 +25,18 @@ export interface FunctionRef {
   foreign?: boolean;
 }
 
+/** The function and qualifier of a full function ARN; undefined for anything else. */
+export function parseFunctionArn(ctx: Pick<Ctx, 'account' | 'region'>, text: string): FunctionRef | undefined {
+  const full = ARN.exec(text);
+  if (!full) return undefined;
+  const foreign = full[3] !== ctx.account || full[2] !== ctx.region;
+  return { name: full[4]!, ...(full[5] !== undefined ? { qualifier: full[5] } : {}), ...(foreign ? { foreign } : {}) };
+}
+
 /** The function and qualifier a `FunctionName` member names. */
 export function parseFunctionName(ctx: Ctx, text: string): FunctionRef {
-  const full = ARN.exec(text);
-  if (full) {
-    const foreign = full[3] !== ctx.account || full[2] !== ctx.region;
-    return { name: full[4]!, ...(full[5] !== undefined ? { qualifier: full[5] } : {}), ...(foreign ? { foreign } : {}) };
-  }
+  const full = parseFunctionArn(ctx, text);
+  if (full) return full;
   const partial = PARTIAL.exec(text);
   if (partial) {
     return { name: partial[2]!, ...(partial[3] !== undefined ? { qualifier: partial[3] } : {}), ...(partial[1] !== ctx.account ? { foreign: true } : {}) };

@@ -17,4 +17,4 @@ export { publishVersion, listVersionsByFunction, createAlias, getAlias, updateAl
 export { addPermission, removePermission, getPolicy } from './permissions.js';
 export { tagResource, untagResource, listTags } from './tags.js';
 export { invoke, runFunction, type FunctionRun } from './invoke.js';
-export { functionArn, parseFunctionName } from './naming.js';
+export { functionArn, isValidName, parseFunctionArn, parseFunctionName } from './naming.js';

@@ -13,7 +13,7 @@
  * a message saying so. Changing the ServiceToken is refused, as on AWS.
  */
 import { randomUUID } from 'node:crypto';
-import { runFunction } from '../../../lambda/provider.js';
+import { isValidName, parseFunctionArn, runFunction } from '../../../lambda/provider.js';
 import { isAwsError } from '../../../../wire/errors.js';
 import { validateProperties } from '../property-schema.js';
 import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider, type ResourceState } from '../types.js';
@@ -39,12 +39,12 @@ interface LambdaTarget {
 
 function serviceTarget(rc: ResourceContext, token: unknown): LambdaTarget {
   const text = String(token);
-  const lambda = /^arn:aws[a-zA-Z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([a-zA-Z0-9_-]+)(?::([a-zA-Z0-9$_-]+))?$/.exec(text);
-  if (lambda) {
-    if (lambda[1] !== rc.ctx.region || lambda[2] !== rc.ctx.account) {
+  const fn = parseFunctionArn(rc.ctx, text);
+  if (fn && isValidName(fn.name)) {
+    if (fn.foreign) {
       throw new ResourceFailure(`Overcast sends custom resource requests only to functions of the stack's own account and region, not to ${text}`);
     }
-    return { name: lambda[3]!, ...(lambda[4] ? { qualifier: lambda[4] } : {}) };
+    return { name: fn.name, ...(fn.qualifier ? { qualifier: fn.qualifier } : {}) };
   }
   if (/^arn:aws[a-zA-Z-]*:sns:/.test(text)) {
     throw new ResourceFailure(`Overcast does not deliver custom resource requests to SNS topics (ServiceToken ${text}): use a Lambda function`);
