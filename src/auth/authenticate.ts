@@ -10,11 +10,11 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Caller, Runtime } from '../runtime/runtime.js';
-import { bodyTooLarge, readBody, type WireRequest } from '../wire/http.js';
+import { bodyTooLarge, header, readBody, type WireRequest } from '../wire/http.js';
 import { CredentialStore, type KnownKey } from './credentials.js';
 import { authError, type AuthDetail, type AuthFailure, type AuthProtocol } from './errors.js';
 import { ChunkChain, sha256Checked } from './payload.js';
-import { EMPTY_SHA256, expectedSignature, parseAuth, sameSignature, signingQuery, type SignedClaims } from './sigv4.js';
+import { EMPTY_SHA256, expectedSignature, firstValue, parseAuth, sameSignature, signingQuery, type SignedClaims } from './sigv4.js';
 
 const SKEW_MS = 15 * 60_000;
 const MAX_EXPIRES = 604_800;
@@ -37,11 +37,6 @@ export interface Authenticated {
 function parseAmzDate(text: string | undefined): number | undefined {
   const m = text ? /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text) : null;
   return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : undefined;
-}
-
-function header(req: WireRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(',') : v;
 }
 
 function hasNoBody(req: WireRequest): boolean {
@@ -83,7 +78,7 @@ export class Authenticator {
     let payloadHash: string;
     const declared = header(req, 'x-amz-content-sha256');
     if (s3) {
-      payloadHash = claims.kind === 'query' ? (firstQuery(query, 'X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD') : declared ?? '';
+      payloadHash = claims.kind === 'query' ? (firstValue(query, 'X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD') : declared ?? '';
       if (claims.kind === 'header') {
         if (declared === undefined) throw fail('missing-content-sha256');
         if (!PAYLOAD_CONSTANTS.has(declared) && !/^[0-9a-f]{64}$/.test(declared)) throw fail('bad-content-sha256');
@@ -145,11 +140,6 @@ export class Authenticator {
     if ('expired' in found) throw fail('expired-token');
     return found.found;
   }
-}
-
-function firstQuery(q: Record<string, string | string[]>, name: string): string | undefined {
-  const v = q[name];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 /** S3 refuses `x-amz-*` headers left out of the signature (an unsigned x-amz-content-sha256 is tolerated) and an unsigned Host. */

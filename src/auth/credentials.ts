@@ -4,11 +4,12 @@
  * for account 000000000000 unless turned off, and the temporary keys Overcast's STS issued (their
  * secret, token hash and expiry are in `sts_sessions`), which work until they expire.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CredentialEntry, OvercastConfig } from '../config.js';
 import { StsRepo } from '../store/sts-repo.js';
 import type { MetadataStore } from '../store/database.js';
+import { sameSignature } from './sigv4.js';
 
 export interface KnownKey {
   accessKeyId: string;
@@ -113,7 +114,7 @@ export class CredentialStore {
     if (long) return token === undefined || token === '' ? { found: long } : { badToken: true };
     const row = this.sessions.get(accessKeyId);
     if (!row?.secret_access_key || !row.session_token_sha256) return { unknown: true };
-    if (token === undefined || !sameHex(createHash('sha256').update(token).digest('hex'), row.session_token_sha256)) {
+    if (token === undefined || !sameSignature(createHash('sha256').update(token).digest('hex'), row.session_token_sha256)) {
       return { badToken: true };
     }
     const key: KnownKey = {
@@ -129,6 +130,3 @@ export class CredentialStore {
   }
 }
 
-function sameHex(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-}

@@ -10,7 +10,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { getSigningKey, SignatureV4Base } from '@smithy/signature-v4';
 import type { HttpRequest } from '@smithy/types';
-import type { WireRequest } from '../wire/http.js';
+import { header, type WireRequest } from '../wire/http.js';
 
 export const ALGORITHM = 'AWS4-HMAC-SHA256';
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -95,7 +95,8 @@ function decode(text: string): string {
   }
 }
 
-function first(q: Record<string, string | string[]>, name: string): string | undefined {
+/** The first value of a query parameter. */
+export function firstValue(q: Record<string, string | string[]>, name: string): string | undefined {
   const v = q[name];
   return Array.isArray(v) ? v[0] : v;
 }
@@ -113,14 +114,9 @@ function fromHttpDate(value: string | undefined): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 
-function headerValue(req: WireRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(',') : v;
-}
-
 /** Reads the signature a request carries: its Authorization header, or its presigned query. */
 export function parseAuth(req: WireRequest, query: Record<string, string | string[]>): ParsedAuth {
-  const authorization = headerValue(req, 'authorization');
+  const authorization = header(req, 'authorization');
   if (authorization !== undefined) {
     if (!authorization.startsWith(`${ALGORITHM} `)) return { unsupported: true };
     const fields: Record<string, string> = {};
@@ -134,17 +130,17 @@ export function parseAuth(req: WireRequest, query: Record<string, string | strin
       return { malformed: `Authorization header requires 'SignedHeaders' and 'Signature' parameters` };
     }
     const signedHeaders = fields.SignedHeaders.split(';').map((h) => h.trim().toLowerCase());
-    const amzDate = headerValue(req, 'x-amz-date') ?? (signedHeaders.includes('date') ? fromHttpDate(headerValue(req, 'date')) : undefined);
+    const amzDate = header(req, 'x-amz-date') ?? (signedHeaders.includes('date') ? fromHttpDate(header(req, 'date')) : undefined);
     return {
-      claims: { kind: 'header', scope, signedHeaders, signature: fields.Signature, amzDate, token: headerValue(req, 'x-amz-security-token') },
+      claims: { kind: 'header', scope, signedHeaders, signature: fields.Signature, amzDate, token: header(req, 'x-amz-security-token') },
     };
   }
-  const algorithm = first(query, 'X-Amz-Algorithm');
-  if (algorithm !== undefined || first(query, 'X-Amz-Signature') !== undefined) {
+  const algorithm = firstValue(query, 'X-Amz-Algorithm');
+  if (algorithm !== undefined || firstValue(query, 'X-Amz-Signature') !== undefined) {
     if (algorithm !== ALGORITHM) return { unsupported: true };
-    const scope = parseScope(first(query, 'X-Amz-Credential'));
-    const signature = first(query, 'X-Amz-Signature');
-    const signed = first(query, 'X-Amz-SignedHeaders');
+    const scope = parseScope(firstValue(query, 'X-Amz-Credential'));
+    const signature = firstValue(query, 'X-Amz-Signature');
+    const signed = firstValue(query, 'X-Amz-SignedHeaders');
     if (!scope || !signature || !signed) return { malformed: 'Query-string authentication requires the X-Amz-Credential, X-Amz-SignedHeaders and X-Amz-Signature parameters' };
     return {
       claims: {
@@ -152,13 +148,13 @@ export function parseAuth(req: WireRequest, query: Record<string, string | strin
         scope,
         signedHeaders: signed.split(';').map((h) => h.trim().toLowerCase()),
         signature,
-        amzDate: first(query, 'X-Amz-Date'),
-        expires: first(query, 'X-Amz-Expires'),
-        token: first(query, 'X-Amz-Security-Token'),
+        amzDate: firstValue(query, 'X-Amz-Date'),
+        expires: firstValue(query, 'X-Amz-Expires'),
+        token: firstValue(query, 'X-Amz-Security-Token'),
       },
     };
   }
-  if (first(query, 'AWSAccessKeyId') !== undefined && first(query, 'Signature') !== undefined) return { unsupported: true };
+  if (firstValue(query, 'AWSAccessKeyId') !== undefined && firstValue(query, 'Signature') !== undefined) return { unsupported: true };
   return { none: true };
 }
 
@@ -176,7 +172,7 @@ export function canonicalHeaders(req: WireRequest, names: readonly string[]): Re
     }
   } else {
     for (const name of names) {
-      const v = headerValue(req, name);
+      const v = header(req, name);
       if (v !== undefined) out[name] = v.replace(/[ \t]+/g, ' ').trim();
     }
   }
