@@ -12,6 +12,7 @@ import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
 import type { VersionRow } from '../../store/lambda-repo.js';
 import { lambdaErrors } from './errors.js';
+import { functionLayers } from './layers.js';
 import { functionArn, LATEST, lastModifiedText } from './naming.js';
 
 export interface StoredConfig {
@@ -148,7 +149,7 @@ export function functionConfiguration(ctx: Ctx, row: VersionRow): L.FunctionConf
     ...(c.VpcConfig ? { VpcConfig: { ...c.VpcConfig, VpcId: '' } } : {}),
     TracingConfig: { Mode: c.TracingConfig.Mode as L.TracingMode },
     RevisionId: row.revision_id,
-    ...(c.Layers?.length ? { Layers: c.Layers.map((Arn) => ({ Arn, CodeSize: 0 })) } : {}),
+    ...(c.Layers?.length ? { Layers: functionLayers(ctx, c.Layers).map((l) => ({ Arn: l.arn, CodeSize: l.row?.code_size ?? 0 })) } : {}),
     State: 'Active',
     LastUpdateStatus: 'Successful',
     PackageType: c.PackageType as L.PackageType,

@@ -13,6 +13,7 @@ import type { VersionRow } from '../../store/lambda-repo.js';
 import { storeCode } from './code.js';
 import { applyConfig, functionConfiguration, storedConfig, type StoredConfig } from './configuration.js';
 import { check, checkRevision, lambdaErrors } from './errors.js';
+import { checkFunctionLayers } from './layers.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isValidName, isVersionNumber, LATEST } from './naming.js';
 import { runnerOf } from './runner/runner.js';
@@ -43,6 +44,7 @@ export async function createFunction(ctx: Ctx, input: L.CreateFunctionRequest): 
   if (config.PackageType === 'Zip' && input.Code?.ImageUri !== undefined) {
     throw lambdaErrors.invalidParameter('Please don\'t provide ImageUri when updating a function with packageType Zip.');
   }
+  if (input.Layers !== undefined) checkFunctionLayers(ctx, input.Layers);
   const code = await storeCode(ctx, input.Code ?? {});
   if (code.imageUri) config.ImageUri = code.imageUri;
   const now = Date.now();
@@ -166,6 +168,7 @@ export function updateFunctionConfiguration(ctx: Ctx, input: L.UpdateFunctionCon
   const current = resolveVersion(ctx, ref.name).version;
   checkRevision(input.RevisionId, current.revision_id);
   const config = applyConfig(ref.name, storedConfig(current), input);
+  if (input.Layers !== undefined) checkFunctionLayers(ctx, input.Layers);
   const next: VersionRow = { ...current, config: JSON.stringify(config), revision_id: randomUUID(), last_modified: Date.now() };
   return functionConfiguration(ctx, replaceLatest(ctx, current, next, false));
 }
