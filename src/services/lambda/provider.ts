@@ -27,5 +27,6 @@ export {
 } from './layers.js';
 export { addPermission, removePermission, getPolicy } from './permissions.js';
 export { tagResource, untagResource, listTags } from './tags.js';
+export { defaultConfig } from './configuration.js';
 export { invoke, runFunction, type FunctionRun } from './invoke.js';
 export { functionArn, isValidName, layerArn, parseFunctionArn, parseFunctionName, splitVersionArn } from './naming.js';
