@@ -2,13 +2,15 @@
  * The CDK CLI against a stack of Lambda-backed constructs (lambda-app/): `cdk deploy` runs the
  * custom resources for real — the AwsCustomResource's s3tables call answers with the table
  * bucket's id, the cr.Provider's inline function its Data (masked in the outputs when it answers
- * NoEcho), BucketDeployment's Python handler copies a site with the AWS CLI of its layer — and the asset function, invoked with the SDK, lists buckets through the SDK inside the
- * handler; `cdk deploy --hotswap` swaps its code through UpdateFunctionCode (CloudFormation's
- * template stays as it was) and re-runs the BucketDeployment with the new page, and so does `cdk watch` on start and on a change of the source; a
- * full deploy of the same change leaves the autoDeleteObjects bucket's objects alone; `cdk
- * destroy` empties and removes that bucket. A second stack's cr.Provider with isComplete fails, as
- * Step Functions is not emulated, and rolls back clean. Both assemblies are synthesized once,
- * after `cdk bootstrap`, and every deploy but the watch's runs from them.
+ * NoEcho), BucketDeployment's Python handler copies a site with the AWS CLI of its layer — and
+ * the asset function, invoked with the SDK, lists buckets through the SDK inside the handler;
+ * `cdk deploy --hotswap` swaps its code through UpdateFunctionCode (CloudFormation's template
+ * stays as it was) and re-runs the BucketDeployment with the new page, and so does `cdk watch` on
+ * start and on a change of the source; a full deploy of the same change leaves the
+ * autoDeleteObjects bucket's objects alone; `cdk destroy` empties and removes that bucket, the
+ * site's bucket and the layer. A second stack's cr.Provider with isComplete fails, as Step
+ * Functions is not emulated, and rolls back clean. Both assemblies are synthesized once, after
+ * `cdk bootstrap`, and every deploy but the watch's runs from them.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
