@@ -22,9 +22,9 @@ import {
   UpdateFunctionConfigurationCommand,
 } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { execFileSync } from 'node:child_process';
 import { strToU8, zipSync } from 'fflate';
 import { failure } from '../helpers/errors.js';
+import { hasPythonWithBoto3 } from '../helpers/python.js';
 import { describe, expect, it } from '../helpers/fixture.js';
 
 const ROLE = 'arn:aws:iam::000000000000:role/fn-role';
@@ -195,16 +195,7 @@ describe('functions with layers', () => {
     expect(await failure(lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'no-layer' })))).toMatchObject({ name: 'ResourceNotFoundException' });
   });
 
-  const hasPython = (() => {
-    try {
-      execFileSync('python3', ['-c', 'import boto3'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-
-  it.runIf(hasPython)('a Python handler imports from its layer and runs the layer’s /opt programs, as BucketDeployment runs /opt/awscli/aws', async ({ server }) => {
+  it.runIf(hasPythonWithBoto3)('a Python handler imports from its layer and runs the layer’s /opt programs, as BucketDeployment runs /opt/awscli/aws', async ({ server }) => {
     const lambda = lambdaOf(server);
     await lambda.send(
       new PublishLayerVersionCommand({
