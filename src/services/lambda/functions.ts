@@ -16,6 +16,7 @@ import { check, checkRevision, lambdaErrors } from './errors.js';
 import { checkFunctionLayers } from './layers.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isValidName, isVersionNumber, LATEST } from './naming.js';
+import { markerKey, pageOf } from './paging.js';
 import { runnerOf } from './runner/runner.js';
 import { publishFrom } from './versions.js';
 
@@ -85,23 +86,17 @@ export function listFunctions(ctx: Ctx, input: L.ListFunctionsRequest): L.ListFu
   const repo = lambdaRepo(ctx);
   let after = '';
   let afterVersion = -1;
-  if (input.Marker) {
-    const decoded = Buffer.from(input.Marker, 'base64').toString('utf8');
-    const m = /^(.*)#(-?\d+)$/.exec(decoded);
+  const key = markerKey(input.Marker);
+  if (key !== undefined) {
+    const m = /^(.*)#(-?\d+)$/.exec(key);
     if (!m) throw lambdaErrors.invalidParameter('Invalid Marker');
     after = m[1]!;
     afterVersion = Number(m[2]);
   }
-  const rows =
-    input.FunctionVersion === 'ALL'
-      ? repo.listAllVersions(ctx.account, ctx.region, after, afterVersion, max + 1)
-      : repo.listLatest(ctx.account, ctx.region, after, max + 1);
-  const page = rows.slice(0, max);
-  const last = page[page.length - 1];
-  return {
-    Functions: page.map((r) => functionConfiguration(ctx, r)),
-    ...(rows.length > max && last ? { NextMarker: Buffer.from(`${last.name}#${input.FunctionVersion === 'ALL' ? last.version : 1e9}`).toString('base64') } : {}),
-  };
+  const all = input.FunctionVersion === 'ALL';
+  const rows = all ? repo.listAllVersions(ctx.account, ctx.region, after, afterVersion, max + 1) : repo.listLatest(ctx.account, ctx.region, after, max + 1);
+  const { page, NextMarker } = pageOf(rows, max, (last) => `${last.name}#${all ? last.version : 1e9}`);
+  return { Functions: page.map((r) => functionConfiguration(ctx, r)), ...(NextMarker ? { NextMarker } : {}) };
 }
 
 export function deleteFunction(ctx: Ctx, input: L.DeleteFunctionRequest): L.DeleteFunctionResponse {

@@ -16,6 +16,7 @@ import { storeCode } from './code.js';
 import { check, checkRevision, lambdaErrors } from './errors.js';
 import { lambdaRepo } from './lookup.js';
 import { lastModifiedText, layerArn, parseLayer, type LayerRef } from './naming.js';
+import { markerKey, markerNumber, pageOf } from './paging.js';
 import { policyDocument, principal, type Statement } from './permissions.js';
 
 /** The most layers a function may use (Lambda's quota). */
@@ -103,37 +104,24 @@ function filterOf(input: { CompatibleRuntime?: string; CompatibleArchitecture?: 
   };
 }
 
-/** The position a page marker holds (base64 of the last key returned), or Lambda's refusal. */
-function markerText(marker: string | undefined): string | undefined {
-  if (marker === undefined) return undefined;
-  const text = Buffer.from(marker, 'base64').toString('utf8');
-  if (!text) throw lambdaErrors.invalidParameter('Invalid Marker');
-  return text;
-}
-
 export function listLayerVersions(ctx: Ctx, input: L.ListLayerVersionsRequest): L.ListLayerVersionsResponse {
   check('ListLayerVersions', input);
   const ref = layerRef(ctx, input.LayerName!);
   const max = input.MaxItems ?? 50;
-  const marker = markerText(input.Marker);
-  const before = marker === undefined ? Number.MAX_SAFE_INTEGER : Number(marker);
-  if (!Number.isInteger(before)) throw lambdaErrors.invalidParameter('Invalid Marker');
+  const before = markerNumber(input.Marker, Number.MAX_SAFE_INTEGER);
   const rows = ref.foreign ? [] : lambdaRepo(ctx).listLayerVersions(ctx.account, ctx.region, ref.name, before, max + 1, filterOf(input));
-  const page = rows.slice(0, max);
-  return {
-    LayerVersions: page.map((r) => listItem(ctx, r)),
-    ...(rows.length > max ? { NextMarker: Buffer.from(String(page[page.length - 1]!.version)).toString('base64') } : {}),
-  };
+  const { page, NextMarker } = pageOf(rows, max, (last) => last.version);
+  return { LayerVersions: page.map((r) => listItem(ctx, r)), ...(NextMarker ? { NextMarker } : {}) };
 }
 
 export function listLayers(ctx: Ctx, input: L.ListLayersRequest): L.ListLayersResponse {
   check('ListLayers', input);
   const max = input.MaxItems ?? 50;
-  const rows = lambdaRepo(ctx).listLatestLayerVersions(ctx.account, ctx.region, markerText(input.Marker) ?? '', max + 1, filterOf(input));
-  const page = rows.slice(0, max);
+  const rows = lambdaRepo(ctx).listLatestLayerVersions(ctx.account, ctx.region, markerKey(input.Marker) ?? '', max + 1, filterOf(input));
+  const { page, NextMarker } = pageOf(rows, max, (last) => last.name);
   return {
     Layers: page.map((r) => ({ LayerName: r.name, LayerArn: layerArn(ctx, r.name), LatestMatchingVersion: listItem(ctx, r) })),
-    ...(rows.length > max ? { NextMarker: Buffer.from(page[page.length - 1]!.name).toString('base64') } : {}),
+    ...(NextMarker ? { NextMarker } : {}),
   };
 }
 
