@@ -42,15 +42,16 @@ export interface Evaluation {
   reason: string;
 }
 
+/** A statement as evaluation reads it: its lists normalized once, when its document is first seen. */
 interface Statement {
-  Effect?: unknown;
-  Action?: unknown;
-  NotAction?: unknown;
-  Resource?: unknown;
-  NotResource?: unknown;
-  Principal?: unknown;
-  NotPrincipal?: unknown;
-  Condition?: unknown;
+  effect: unknown;
+  action: string[] | undefined;
+  notAction: string[] | undefined;
+  resource: string[] | undefined;
+  notResource: string[] | undefined;
+  principal: unknown;
+  notPrincipal: unknown;
+  condition: unknown;
 }
 
 function list(value: unknown): string[] {
@@ -58,19 +59,52 @@ function list(value: unknown): string[] {
   return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 }
 
-/** A policy document's statements; text that is no policy contributes none (documents were checked when stored). */
-export function statementsOf(policy: string | object | undefined): Statement[] {
-  if (policy === undefined) return [];
-  let doc: unknown = policy;
-  if (typeof policy === 'string') {
-    try {
-      doc = JSON.parse(policy);
-    } catch {
-      return [];
-    }
-  }
+const listOrNone = (value: unknown): string[] | undefined => (value === undefined ? undefined : list(value));
+
+function compile(doc: unknown): Statement[] {
   const s = (doc as { Statement?: unknown })?.Statement;
-  return (Array.isArray(s) ? s : s ? [s] : []).filter((x): x is Statement => !!x && typeof x === 'object');
+  return (Array.isArray(s) ? s : s ? [s] : [])
+    .filter((x): x is Record<string, unknown> => !!x && typeof x === 'object')
+    .map((st) => ({
+      effect: st.Effect,
+      action: listOrNone(st.Action),
+      notAction: listOrNone(st.NotAction),
+      resource: listOrNone(st.Resource),
+      notResource: listOrNone(st.NotResource),
+      principal: st.Principal,
+      notPrincipal: st.NotPrincipal,
+      condition: st.Condition,
+    }));
+}
+
+/**
+ * Policy texts already parsed, by their text: every request of strict mode evaluates the stored
+ * documents of its resource, and a changed policy is another text. Bounded; the least recently
+ * used goes first.
+ */
+const parsed = new Map<string, readonly Statement[]>();
+const PARSED_MAX = 256;
+
+/** A policy document's statements; text that is no policy contributes none (documents were checked when stored). */
+function statementsOf(policy: string | object | undefined): readonly Statement[] {
+  if (policy === undefined) return [];
+  // Documents handed over as objects (in process) are cheap to walk and may be changed by their owner: not kept.
+  if (typeof policy !== 'string') return compile(policy);
+  const known = parsed.get(policy);
+  if (known) {
+    parsed.delete(policy);
+    parsed.set(policy, known);
+    return known;
+  }
+  let statements: Statement[];
+  try {
+    statements = compile(JSON.parse(policy));
+  } catch {
+    statements = [];
+  }
+  if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+  parsed.set(policy, statements);
+  return statements;
 }
 
 /** `${aws:PrincipalAccount}` and friends from the request's keys; `${*}`, `${?}`, `${$}` are the literal characters. */
@@ -112,18 +146,18 @@ function principalNamed(entry: unknown, who: PolicyPrincipal): boolean {
 }
 
 function statementApplies(st: Statement, req: PolicyRequest, substitute: (t: string) => string): boolean {
-  if (st.Principal !== undefined && !principalNamed(st.Principal, req.principal)) return false;
-  if (st.NotPrincipal !== undefined && principalNamed(st.NotPrincipal, req.principal)) return false;
-  if (st.Principal === undefined && st.NotPrincipal === undefined) return false;
-  if (st.Action !== undefined ? !actionMatches(list(st.Action), req.action) : !(st.NotAction !== undefined && !actionMatches(list(st.NotAction), req.action))) {
+  if (st.principal !== undefined && !principalNamed(st.principal, req.principal)) return false;
+  if (st.notPrincipal !== undefined && principalNamed(st.notPrincipal, req.principal)) return false;
+  if (st.principal === undefined && st.notPrincipal === undefined) return false;
+  if (st.action !== undefined ? !actionMatches(st.action, req.action) : !(st.notAction !== undefined && !actionMatches(st.notAction, req.action))) {
     return false;
   }
-  if (st.Resource !== undefined) {
-    if (!resourceMatches(list(st.Resource), req.resource, substitute)) return false;
-  } else if (st.NotResource !== undefined) {
-    if (resourceMatches(list(st.NotResource), req.resource, substitute)) return false;
+  if (st.resource !== undefined) {
+    if (!resourceMatches(st.resource, req.resource, substitute)) return false;
+  } else if (st.notResource !== undefined) {
+    if (resourceMatches(st.notResource, req.resource, substitute)) return false;
   }
-  return conditionHolds(st.Condition, req.keys, substitute);
+  return conditionHolds(st.condition, req.keys, substitute);
 }
 
 /**
@@ -136,8 +170,8 @@ export function evaluate(policies: readonly (string | object | undefined)[], req
   for (const policy of policies) {
     for (const st of statementsOf(policy)) {
       if (!statementApplies(st, req, substitute)) continue;
-      if (st.Effect === 'Deny') return { decision: 'explicit-deny', reason: `with an explicit deny in a resource-based policy` };
-      if (st.Effect === 'Allow') allowed = true;
+      if (st.effect === 'Deny') return { decision: 'explicit-deny', reason: `with an explicit deny in a resource-based policy` };
+      if (st.effect === 'Allow') allowed = true;
     }
   }
   if (allowed) return { decision: 'allow', reason: '' };
@@ -174,11 +208,11 @@ export function globalKeys(p: PolicyPrincipal & { userId?: string; sourceIp?: st
  */
 export function isPublicPolicy(policy: string | object): boolean {
   return statementsOf(policy).some((st) => {
-    if (st.Effect !== 'Allow' || st.Principal === undefined) return false;
-    const p = st.Principal;
+    if (st.effect !== 'Allow' || st.principal === undefined) return false;
+    const p = st.principal;
     const wildcard = p === '*' || (!!p && typeof p === 'object' && list((p as Record<string, unknown>).AWS).includes('*'));
     if (!wildcard) return false;
-    return !pinned(st.Condition);
+    return !pinned(st.condition);
   });
 }
 

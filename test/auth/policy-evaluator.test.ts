@@ -60,4 +60,16 @@ describe('the resource-policy evaluator', () => {
     expect(isPublicPolicy(p({ Principal: '*', Condition: { IpAddress: { 'aws:SourceIp': '0.0.0.0/0' } } }))).toBe(true);
     expect(isPublicPolicy(p({ Principal: { AWS: OTHER } }))).toBe(false);
   });
+
+  it('a stored policy text decides by what it says now: a changed text, or one of many, is read afresh', () => {
+    const text = (effect: string) => JSON.stringify({ Version: '2012-10-17', Statement: [allow({ Effect: effect })] });
+    expect(evaluate([text('Allow')], request()).decision).toBe('allow');
+    expect(evaluate([text('Deny')], request()).decision).toBe('explicit-deny');
+    expect(evaluate([text('Allow')], request()).decision).toBe('allow');
+    const many = Array.from({ length: 600 }, (_, i) => JSON.stringify({ Id: `p${i}`, Statement: [allow({ Effect: i % 2 ? 'Deny' : 'Allow' })] }));
+    for (const round of [1, 2]) {
+      expect(many.map((p) => evaluate([p], request()).decision), `round ${round}`).toEqual(many.map((_, i) => (i % 2 ? 'explicit-deny' : 'allow')));
+    }
+    expect(evaluate(['not a policy'], request()).decision).toBe('implicit-deny');
+  });
 });
