@@ -11,7 +11,8 @@ import { denialMessage, evaluate, globalKeys, type ContextKeys, type PolicyReque
 
 export interface AccessCheck {
   actions: readonly string[];
-  resource: string;
+  /** The resource's ARN; several (S3's DeleteObjects) are each checked, under the same policies and keys. */
+  resource: string | readonly string[];
   resourceAccount: string;
   policies: readonly (string | object | undefined)[];
   /** The service's condition keys (lower-cased names). */
@@ -28,15 +29,11 @@ export function authorize(ctx: Ctx, check: AccessCheck, deny: (message: string) 
   const caller = ctx.caller;
   if (!caller) return;
   const keys = { ...callerKeys(caller), 'aws:resourceaccount': check.resourceAccount, ...check.keys };
-  for (const action of check.actions) {
-    const request: PolicyRequest = {
-      principal: caller,
-      action,
-      resource: check.resource,
-      resourceAccount: check.resourceAccount,
-      keys,
-    };
-    const evaluation = evaluate(check.policies, request);
-    if (evaluation.decision !== 'allow') throw deny(denialMessage(request, evaluation));
+  for (const resource of typeof check.resource === 'string' ? [check.resource] : check.resource) {
+    for (const action of check.actions) {
+      const request: PolicyRequest = { principal: caller, action, resource, resourceAccount: check.resourceAccount, keys };
+      const evaluation = evaluate(check.policies, request);
+      if (evaluation.decision !== 'allow') throw deny(denialMessage(request, evaluation));
+    }
   }
 }

@@ -151,24 +151,27 @@ function copySource(value: unknown): { bucket: string; key: string } | undefined
   return slash > 0 ? { bucket: path.slice(0, slash), key: path.slice(slash + 1) } : undefined;
 }
 
-/** One action on one bucket or object, under that bucket's policy. */
-function checkS3(ctx: Ctx, action: string, bucket: string, key: string | undefined, operation: string, input: Input): void {
+/** A bucket's owner and policies, looked up once per request. */
+interface BucketAccess {
+  owner: string;
+  policies: string[];
+}
+
+function bucketAccess(ctx: Ctx, bucket: string): BucketAccess {
   const row = repo(ctx).getBucket(bucket);
   // A bucket that does not exist is the provider's to answer (NoSuchBucket); a caller without one of its own gets nothing from it.
   const owner = row?.account ?? ctx.caller!.account;
   const stored = row ? repo(ctx).getConfig(bucket, 'policy') : undefined;
   const policy = stored === undefined ? undefined : (JSON.parse(stored) as string);
-  authorize(
-    ctx,
-    {
-      actions: [`s3:${action}`],
-      resource: key === undefined ? `arn:${ctx.partition}:s3:::${bucket}` : `arn:${ctx.partition}:s3:::${bucket}/${key}`,
-      resourceAccount: owner,
-      policies: policy ? [policy] : [],
-      keys: s3Keys(ctx, operation, input, owner),
-    },
-    deny,
-  );
+  return { owner, policies: policy ? [policy] : [] };
+}
+
+/** `action` on each of `keys` in `bucket` (the bucket itself when `keys` is undefined), under the bucket's policy. */
+function checkS3(ctx: Ctx, action: string, bucket: string, keys: readonly string[] | undefined, operation: string, input: Input): void {
+  const { owner, policies } = bucketAccess(ctx, bucket);
+  const arn = `arn:${ctx.partition}:s3:::${bucket}`;
+  const resource = keys === undefined ? arn : keys.map((key) => `${arn}/${key}`);
+  authorize(ctx, { actions: [`s3:${action}`], resource, resourceAccount: owner, policies, keys: s3Keys(ctx, operation, input, owner) }, deny);
 }
 
 /** Table storage's rules for one request, and its authorization as s3tables:Get/PutTableData. */
@@ -212,15 +215,16 @@ export function authorizeS3(ctx: Ctx, operation: string, input: Input, method: s
     return;
   }
   if (operation === 'DeleteObjects') {
-    for (const o of ((input.Delete as S3.Delete | undefined)?.Objects ?? [])) checkS3(ctx, 'DeleteObject', bucket, o.Key ?? '', operation, input);
+    const keys = ((input.Delete as S3.Delete | undefined)?.Objects ?? []).map((o) => o.Key ?? '');
+    checkS3(ctx, 'DeleteObject', bucket, keys, operation, input);
     return;
   }
   const objectAction = OBJECT_ACTIONS[operation];
   if (!objectAction) return;
   const versioned = input.VersionId !== undefined && (objectAction === 'GetObject' || objectAction === 'DeleteObject');
-  checkS3(ctx, versioned ? `${objectAction}Version` : objectAction, bucket, String(input.Key ?? ''), operation, input);
+  checkS3(ctx, versioned ? `${objectAction}Version` : objectAction, bucket, [String(input.Key ?? '')], operation, input);
   if (operation === 'CopyObject' || operation === 'UploadPartCopy') {
     const source = copySource(input.CopySource);
-    if (source && !checkTableStorage(ctx, 'GetObject', {}, source.bucket, 'GET')) checkS3(ctx, 'GetObject', source.bucket, source.key, 'GetObject', {});
+    if (source && !checkTableStorage(ctx, 'GetObject', {}, source.bucket, 'GET')) checkS3(ctx, 'GetObject', source.bucket, [source.key], 'GetObject', {});
   }
 }
