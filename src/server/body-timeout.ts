@@ -1,12 +1,77 @@
 /**
  * The cut-off of a request body that stalls: AWS answers RequestTimeout after about 20 s in which
  * no byte of the body arrives; so does Overcast (configurable), then closes the connection, which
- * fails whatever was consuming the body (an upload's temp file is removed by the blob store). The
- * watch polls the socket's byte counter, so it adds no listener to the request (that would switch
- * it to flowing mode) and no socket timeout (which Node's keep-alive handling owns); a body that
- * is not read because Overcast itself is busy (its buffer is full) is not the client's stall.
+ * fails whatever was consuming the body (an upload's temp file is removed by the blob store). One
+ * timer sweeps every body in flight and polls each socket's byte counter, so the watch adds no
+ * listener to the request (that would switch it to flowing mode), no socket timeout (which Node's
+ * keep-alive handling owns) and no timer per request; a body that is not read because Overcast
+ * itself is busy (its buffer is full) is not the client's stall.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
+interface Watch {
+  req: IncomingMessage;
+  res: ServerResponse;
+  ms: number;
+  tick: number;
+  seen: number;
+  lastProgress: number;
+  onStall: () => void;
+}
+
+/**
+ * The bodies in flight, all swept by one timer (unref'd: it never keeps the process alive) at the
+ * shortest tick any of them asks for; it stops when none is left.
+ */
+const watches = new Set<Watch>();
+let sweeper: NodeJS.Timeout | undefined;
+let sweepTick = Infinity;
+
+function schedule(tick: number): void {
+  if (sweeper && tick >= sweepTick) return;
+  clearInterval(sweeper);
+  sweepTick = tick;
+  sweeper = setInterval(sweep, tick);
+  sweeper.unref();
+}
+
+function unwatch(w: Watch): void {
+  watches.delete(w);
+  if (watches.size > 0) return;
+  clearInterval(sweeper);
+  sweeper = undefined;
+  sweepTick = Infinity;
+}
+
+function sweep(): void {
+  const now = Date.now();
+  let shortest = Infinity;
+  for (const w of watches) {
+    const { req, res } = w;
+    const socket = req.socket;
+    if (req.complete || socket.destroyed) {
+      unwatch(w);
+      continue;
+    }
+    shortest = Math.min(shortest, w.tick);
+    if (socket.bytesRead !== w.seen || req.readableLength >= req.readableHighWaterMark) {
+      w.seen = socket.bytesRead;
+      w.lastProgress = now;
+      continue;
+    }
+    if (now - w.lastProgress < w.ms) continue;
+    unwatch(w);
+    // Answered already (the handler did not wait for the body): nothing left to say, just close.
+    if (res.headersSent) abandon(res);
+    else w.onStall();
+  }
+  // The watch that asked for the shortest tick is gone: sweep at the pace of those left.
+  if (sweeper && shortest !== Infinity && shortest > sweepTick) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+    schedule(shortest);
+  }
+}
 
 /**
  * Watches `req`'s body until it is complete; if no byte arrives for `ms` while Overcast waits for
@@ -14,29 +79,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  */
 export function watchBody(req: IncomingMessage, res: ServerResponse, ms: number, onStall: () => void): () => void {
   if (req.complete || ms <= 0) return () => undefined;
-  const socket = req.socket;
-  let seen = socket.bytesRead;
-  let lastProgress = Date.now();
   const tick = Math.max(10, Math.min(1000, Math.floor(ms / 4)));
-  const timer = setInterval(() => {
-    if (req.complete || socket.destroyed) return stop();
-    const now = Date.now();
-    if (socket.bytesRead !== seen || req.readableLength >= req.readableHighWaterMark) {
-      seen = socket.bytesRead;
-      lastProgress = now;
-      return;
-    }
-    if (now - lastProgress < ms) return;
-    stop();
-    // Answered already (the handler did not wait for the body): nothing left to say, just close.
-    if (res.headersSent) abandon(res);
-    else onStall();
-  }, tick);
-  timer.unref();
-  function stop(): void {
-    clearInterval(timer);
-  }
-  return stop;
+  const w: Watch = { req, res, ms, tick, seen: req.socket.bytesRead, lastProgress: Date.now(), onStall };
+  watches.add(w);
+  schedule(tick);
+  return () => unwatch(w);
 }
 
 /**
