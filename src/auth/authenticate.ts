@@ -3,12 +3,12 @@
  * the signature's date (15 minutes of skew for header signatures; X-Amz-Expires of 1 s to 7 days
  * for presigned URLs, which skew does not apply to), the access key and its session token, S3's
  * rule that every `x-amz-*` header be signed, the payload hash (S3's `x-amz-content-sha256`; the
- * other services' bodies are bounded, so they are read and hashed whole), and the signature
- * itself. A verified S3 body is then checked as it streams (payload.ts). The result is the
- * caller, as policies see it; every refusal is the protocol's (errors.ts).
+ * other services' bodies are bounded, so they are read and hashed whole, and the codec is handed
+ * those bytes rather than reading again), and the signature itself. A verified S3 body is then
+ * checked as it streams (payload.ts). The result is the caller, as policies see it; every refusal
+ * is the protocol's (errors.ts).
  */
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { Caller, Runtime } from '../runtime/runtime.js';
 import { bodyTooLarge, header, readBody, type WireRequest } from '../wire/http.js';
 import { CredentialStore, type KnownKey } from './credentials.js';
@@ -86,7 +86,7 @@ export class Authenticator {
     } else {
       const bytes = await readBody(req, HASHED_BODY_LIMIT, () => bodyTooLarge(protocol === 'query' ? 'ValidationError' : 'ValidationException', HASHED_BODY_LIMIT));
       payloadHash = createHash('sha256').update(bytes).digest('hex');
-      body = { ...req, body: Readable.from(bytes.length ? [bytes] : []) };
+      body = { ...req, bodyBytes: bytes };
     }
 
     const expected = await expectedSignature(req, query, claims, key.secretAccessKey, payloadHash);

@@ -17,6 +17,8 @@ export interface WireRequest {
   query: [string, string][];
   headers: IncomingHttpHeaders;
   body: Readable;
+  /** The whole body, when it was read already (strict mode hashes a non-S3 body before the codec): readBody answers these bytes. */
+  bodyBytes?: Buffer;
   /** The headers as received, names and values alternating (Node's rawHeaders): SigV4 signs repeats joined. */
   rawHeaders?: string[];
   /** The client's address (policies' aws:SourceIp). */
@@ -112,6 +114,7 @@ export function readBody(
   limit = DEFAULT_BODY_LIMIT,
   tooLarge: () => AwsError = () => bodyTooLarge('ValidationException', limit),
 ): Promise<Buffer> {
+  if (req.bodyBytes) return req.bodyBytes.length > limit ? Promise.reject(tooLarge()) : Promise.resolve(req.bodyBytes);
   const body = req.body;
   if (body.readableEnded) return Promise.resolve(Buffer.alloc(0));
   // Destroyed before it was read (the client went away): no event would ever come.
