@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Caller, Runtime } from '../runtime/runtime.js';
 import { bodyTooLarge, header, readBody, type WireRequest } from '../wire/http.js';
+import { parseAmzDate } from '../wire/sigv4.js';
 import { CredentialStore, type KnownKey } from './credentials.js';
 import { authError, type AuthDetail, type AuthFailure, type AuthProtocol } from './errors.js';
 import { ChunkChain, sha256Checked } from './payload.js';
@@ -32,11 +33,6 @@ export interface Authenticated {
   caller: Caller;
   /** The request to hand the codec: its body replaced or wrapped where it is checked. */
   req: WireRequest;
-}
-
-function parseAmzDate(text: string | undefined): number | undefined {
-  const m = text ? /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text) : null;
-  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : undefined;
 }
 
 function hasNoBody(req: WireRequest): boolean {

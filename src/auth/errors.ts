@@ -7,6 +7,7 @@
  * one is used (marked INF there).
  */
 import { AwsError } from '../wire/errors.js';
+import { formatAmzDate, parseAmzDate } from '../wire/sigv4.js';
 
 export type AuthProtocol = 'rest-xml' | 'rest-json' | 'json' | 'query';
 
@@ -53,11 +54,6 @@ const SIGNATURE_TEXT = 'The request signature we calculated does not match the s
 const INVALID_TOKEN = 'The security token included in the request is invalid.';
 const EXPIRED_TOKEN = 'The security token included in the request is expired';
 
-/** `20250901T162148Z` for `ms`. */
-export function amzDate(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
-}
-
 function iso(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -70,9 +66,11 @@ function bytesOf(text: string): string {
 function skewText(d: AuthDetail): string {
   const now = d.now ?? Date.now();
   const sent = d.requestTime ?? '';
-  const sentMs = Date.parse(sent.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
-  if (sentMs > now) return `Signature not yet current: ${sent} is still later than ${amzDate(now + SKEW_MS)} (${amzDate(now)} + 15 min.)`;
-  return `Signature expired: ${sent} is now earlier than ${amzDate(now - SKEW_MS)} (${amzDate(now)} - 15 min.)`;
+  const sentMs = parseAmzDate(sent);
+  if (sentMs !== undefined && sentMs > now) {
+    return `Signature not yet current: ${sent} is still later than ${formatAmzDate(now + SKEW_MS)} (${formatAmzDate(now)} + 15 min.)`;
+  }
+  return `Signature expired: ${sent} is now earlier than ${formatAmzDate(now - SKEW_MS)} (${formatAmzDate(now)} - 15 min.)`;
 }
 
 function s3Error(failure: AuthFailure, d: AuthDetail): AwsError {

@@ -11,6 +11,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { getSigningKey, SignatureV4Base } from '@smithy/signature-v4';
 import type { HttpRequest } from '@smithy/types';
 import { header, type WireRequest } from '../wire/http.js';
+import { formatAmzDate } from '../wire/sigv4.js';
 
 export const ALGORITHM = 'AWS4-HMAC-SHA256';
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -111,7 +112,7 @@ function parseScope(credential: string | undefined): Scope | undefined {
 function fromHttpDate(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  return Number.isNaN(ms) ? undefined : formatAmzDate(ms);
 }
 
 /** Reads the signature a request carries: its Authorization header, or its presigned query. */

@@ -1,8 +1,9 @@
 /**
  * Reads the SigV4 credential scope a request was signed with — from the `Authorization` header or
  * from `X-Amz-Credential` of a presigned URL — which is how Overcast routes a request to a service
- * and derives the caller's account and region. Signatures are not verified: like other local
- * emulators, Overcast accepts any key (see the README).
+ * and derives the caller's account and region, and the one reading and writing of X-Amz-Date's
+ * form. Signatures are not verified here: by default, like other local emulators, Overcast accepts
+ * any key (see the README; strict mode verifies them in src/auth/).
  */
 export interface CredentialScope {
   accessKeyId: string;
@@ -33,6 +34,19 @@ export function accessKeyFromV2(header: string | undefined): string | undefined 
   if (!header?.startsWith('AWS ')) return undefined;
   const colon = header.indexOf(':');
   return colon > 4 ? header.slice(4, colon) : undefined;
+}
+
+const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+
+/** `20250901T162148Z`, X-Amz-Date's form, for `ms`. */
+export function formatAmzDate(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The time an X-Amz-Date names (epoch ms); undefined when the text is not in its form. */
+export function parseAmzDate(text: string | undefined): number | undefined {
+  const m = text ? AMZ_DATE.exec(text) : null;
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : undefined;
 }
 
 export const DEFAULT_ACCOUNT = '000000000000';

@@ -14,6 +14,7 @@ import { AwsError } from '../../wire/errors.js';
 import { readBody, type WireRequest, type WireResponse } from '../../wire/http.js';
 import { restXmlCodec } from '../../wire/rest-xml.js';
 import { matchRoute, splitRawPath } from '../../wire/rest-routes.js';
+import { parseAmzDate } from '../../wire/sigv4.js';
 import { XML_DECLARATION, escapeXml } from '../../wire/xml.js';
 import type { Ctx } from '../../runtime/runtime.js';
 import type { S3Operations } from '../../model/operations/s3.js';
@@ -151,8 +152,8 @@ function checkPresignedExpiry(req: WireRequest): void {
         400,
       );
     }
-    const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
-    if (m) expiresAt = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) + seconds * 1000;
+    const signedAt = parseAmzDate(amzDate);
+    if (signedAt !== undefined) expiresAt = signedAt + seconds * 1000;
   } else if (query(req, 'AWSAccessKeyId') !== undefined) {
     const epoch = Number(query(req, 'Expires'));
     if (Number.isFinite(epoch)) expiresAt = epoch * 1000;

@@ -3,16 +3,13 @@
  * (where cfn-signal PUTs to it). Overcast delivers no signals (see wait-condition.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { formatAmzDate } from '../../../../wire/sigv4.js';
 import { validateProperties } from '../property-schema.js';
 import type { ResourceContext, ResourceProvider } from '../types.js';
 
-function amzDate(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-}
-
 export function waitConditionUrl(rc: ResourceContext): string {
   const { region, account } = rc.ctx;
-  const now = amzDate(new Date());
+  const now = formatAmzDate(Date.now());
   const key = `AKIA${createHash('sha256').update(account).digest('hex').slice(0, 16).toUpperCase()}`;
   const query = [
     'X-Amz-Algorithm=AWS4-HMAC-SHA256',
