@@ -150,58 +150,44 @@ function longSignatureText(d: AuthDetail): string {
   return `${base}\n\nThe Canonical String for this request should have been\n'${d.canonicalRequest}'\n\nThe String-to-Sign should have been\n'${d.stringToSign}'\n`;
 }
 
-/** The JSON services' codes (SSM answers 400, S3 Tables' rest-json 403). */
-function jsonError(failure: AuthFailure, d: AuthDetail, status: number): AwsError {
-  const e = (code: string, message: string) => new AwsError(code, message, code === 'IncompleteSignatureException' ? 400 : status);
-  switch (failure) {
-    case 'missing-auth':
-      return e('MissingAuthenticationTokenException', 'Missing Authentication Token');
-    case 'unsupported-auth':
-    case 'malformed':
-    case 'missing-date':
-      return e('IncompleteSignatureException', d.reason ?? 'Authorization header requires existence of either a \'X-Amz-Date\' or a \'Date\' header.');
-    case 'credential-date':
-      return e('InvalidSignatureException', `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${d.scopeDate}' != '${d.requestTime?.slice(0, 8)}', from '${d.requestTime}'.`);
-    case 'skewed':
-      return e('InvalidSignatureException', skewText(d));
-    case 'presign-expired':
-    case 'presign-not-yet':
-    case 'presign-expires':
-      return e('InvalidSignatureException', failure === 'presign-expires' ? 'X-Amz-Expires must be between 1 and 604800 seconds.' : skewText(d));
-    case 'unknown-key':
-    case 'bad-token':
-      return e('UnrecognizedClientException', INVALID_TOKEN);
-    case 'expired-token':
-      return e('ExpiredTokenException', EXPIRED_TOKEN);
-    default:
-      return e('InvalidSignatureException', longSignatureText(d));
-  }
-}
+type Family = 'json' | 'query';
 
-function queryError(failure: AuthFailure, d: AuthDetail): AwsError {
-  const e = (code: string, message: string, status = 403) => new AwsError(code, message, status);
+/** The codes (and the missing token's text) of the JSON services and of the query services; the other messages are the same. */
+const WORDS: Record<'missingToken' | 'missingTokenText' | 'incomplete' | 'signature' | 'invalidToken' | 'expiredToken', Record<Family, string>> = {
+  missingToken: { json: 'MissingAuthenticationTokenException', query: 'MissingAuthenticationToken' },
+  missingTokenText: { json: 'Missing Authentication Token', query: 'Request is missing Authentication Token' },
+  incomplete: { json: 'IncompleteSignatureException', query: 'IncompleteSignature' },
+  signature: { json: 'InvalidSignatureException', query: 'SignatureDoesNotMatch' },
+  invalidToken: { json: 'UnrecognizedClientException', query: 'InvalidClientTokenId' },
+  expiredToken: { json: 'ExpiredTokenException', query: 'ExpiredToken' },
+};
+
+/** A JSON or query service's refusal: `status` (SSM answers 400, S3 Tables' rest-json and the query services 403), an incomplete signature 400. */
+function serviceError(family: Family, failure: AuthFailure, d: AuthDetail, status: number): AwsError {
+  const w = (word: keyof typeof WORDS) => WORDS[word][family];
+  const e = (code: string, message: string) => new AwsError(code, message, code === w('incomplete') ? 400 : status);
   switch (failure) {
     case 'missing-auth':
-      return e('MissingAuthenticationToken', 'Request is missing Authentication Token');
+      return e(w('missingToken'), w('missingTokenText'));
     case 'unsupported-auth':
     case 'malformed':
     case 'missing-date':
-      return e('IncompleteSignature', d.reason ?? "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.", 400);
+      return e(w('incomplete'), d.reason ?? "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
     case 'credential-date':
-      return e('SignatureDoesNotMatch', `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${d.scopeDate}' != '${d.requestTime?.slice(0, 8)}', from '${d.requestTime}'.`);
+      return e(w('signature'), `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${d.scopeDate}' != '${d.requestTime?.slice(0, 8)}', from '${d.requestTime}'.`);
     case 'skewed':
     case 'presign-expired':
     case 'presign-not-yet':
-      return e('SignatureDoesNotMatch', skewText(d));
+      return e(w('signature'), skewText(d));
     case 'presign-expires':
-      return e('SignatureDoesNotMatch', 'X-Amz-Expires must be between 1 and 604800 seconds.');
+      return e(w('signature'), 'X-Amz-Expires must be between 1 and 604800 seconds.');
     case 'unknown-key':
     case 'bad-token':
-      return e('InvalidClientTokenId', INVALID_TOKEN);
+      return e(w('invalidToken'), INVALID_TOKEN);
     case 'expired-token':
-      return e('ExpiredToken', EXPIRED_TOKEN);
+      return e(w('expiredToken'), EXPIRED_TOKEN);
     default:
-      return e('SignatureDoesNotMatch', longSignatureText(d));
+      return e(w('signature'), longSignatureText(d));
   }
 }
 
@@ -211,10 +197,10 @@ export function authError(protocol: AuthProtocol, failure: AuthFailure, detail: 
     case 'rest-xml':
       return s3Error(failure, detail);
     case 'rest-json':
-      return jsonError(failure, detail, 403);
+      return serviceError('json', failure, detail, 403);
     case 'json':
-      return jsonError(failure, detail, 400);
+      return serviceError('json', failure, detail, 400);
     case 'query':
-      return queryError(failure, detail);
+      return serviceError('query', failure, detail, 403);
   }
 }
