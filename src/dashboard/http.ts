@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { internalCtx, type Ctx, type Runtime } from '../runtime/runtime.js';
 import { isAwsError } from '../wire/errors.js';
+import { readCapped } from '../wire/http.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../wire/sigv4.js';
 
 export interface DashboardRequest {
@@ -63,14 +64,9 @@ export async function jsonBody(request: FastifyRequest): Promise<Record<string, 
     for await (const _ of request.raw) void _;
     throw new DashboardError(415, 'UnsupportedMediaType', 'Requests that change state must send a JSON body (Content-Type: application/json).');
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw) {
-    size += (chunk as Buffer).length;
-    if (size <= 65_536) chunks.push(chunk as Buffer);
-  }
-  if (size > 65_536) throw badRequest('The body is larger than 64 KiB.');
-  const text = Buffer.concat(chunks).toString('utf8');
+  const bytes = await readCapped(request.raw, 65_537);
+  if (bytes.length > 65_536) throw badRequest('The body is larger than 64 KiB.');
+  const text = bytes.toString('utf8');
   try {
     const v = JSON.parse(text || '{}') as unknown;
     if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;

@@ -16,7 +16,7 @@ import { Dispatcher, type RequestAuthenticator } from './dispatch.js';
 import { answerClientError, earlyError } from './early-errors.js';
 import { adminRefusal, hostAllowed, hostCheckApplies } from './guard.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { parseQuery, type WireRequest, type WireResponse } from '../wire/http.js';
+import { parseQuery, readCapped, type WireRequest, type WireResponse } from '../wire/http.js';
 import { scopeFromAuthorization } from '../wire/sigv4.js';
 import { ICEBERG_CATALOG, SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
@@ -73,17 +73,6 @@ function send(reply: FastifyReply, res: WireResponse): FastifyReply {
   for (const [k, v] of Object.entries(res.headers)) if (k !== 'content-disposition') reply.header(k, v);
   if (res.body === undefined) return reply.send();
   return reply.send(res.body instanceof Readable || Buffer.isBuffer(res.body) ? res.body : res.body);
-}
-
-/** The body of one of Overcast's own JSON requests (at most 64 KiB; more is cut off). */
-async function readSmallBody(request: FastifyRequest): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw) {
-    if (size < 65_536) chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return Buffer.concat(chunks).toString('utf8').slice(0, 65_536);
 }
 
 /**
@@ -197,7 +186,7 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
       }
       if (path === '/_overcast/clock' || path?.startsWith('/_overcast/maintenance/')) {
         const { handleAdmin } = await import('../services/s3tables/maintenance/admin.js');
-        const res = await handleAdmin(rt, request.method, path, await readSmallBody(request));
+        const res = await handleAdmin(rt, request.method, path, (await readCapped(request.raw, 65_536)).toString('utf8'));
         if (res) return json(reply, res.status, res.body);
       }
       return json(reply, 404, { message: 'not found' });

@@ -154,6 +154,21 @@ export function readBody(
   });
 }
 
+/**
+ * The first `cap` bytes of a small body that is not an AWS request's (Overcast's own JSON, a custom
+ * resource's response); the rest is read and dropped, so the client still reads the answer.
+ */
+export async function readCapped(body: Readable, cap: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < cap) chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  const all = Buffer.concat(chunks);
+  return all.length > cap ? all.subarray(0, cap) : all;
+}
+
 function incompleteBody(): AwsError {
   return new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header', 400);
 }

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { Runtime } from '../../runtime/runtime.js';
 import { internalCtx } from '../../runtime/runtime.js';
+import { readCapped } from '../../wire/http.js';
 import { codePackage } from '../lambda/provider.js';
 import { acceptResponse } from './resources/cloudformation/custom-resource-responses.js';
 
@@ -16,24 +17,14 @@ export interface CallbackAnswer {
   body: string | Buffer;
 }
 
-/** A response body is at most 4096 bytes; reading stops a little past that. */
-async function readCapped(body: Readable, cap: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size <= cap) chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function lambdaCallback(rt: Runtime, method: string, path: string, body: Readable): Promise<CallbackAnswer> {
   const code = /^\/_overcast\/lambda\/code\/([0-9a-f]{64})\.zip$/.exec(path);
   if (code && (method === 'GET' || method === 'HEAD')) {
     const zip = codePackage(internalCtx(rt, '000000000000', 'us-east-1', 'code'), code[1]!);
     if (zip) return { status: 200, contentType: 'application/zip', body: zip };
   }
-  const text = method === 'PUT' ? await readCapped(body, 8192) : '';
+  // A response body is at most 4096 bytes: what is kept past that only has to show it was longer.
+  const text = method === 'PUT' ? (await readCapped(body, 8192)).toString('utf8') : '';
   const answered = acceptResponse(rt, method, path, text);
   if (answered) return { status: answered.status, contentType: 'text/plain', body: answered.body };
   if (!body.readableEnded) body.resume();
