@@ -29,7 +29,7 @@ const PAYLOAD_CONSTANTS = new Set([
   `${STREAMING_SIGNED}-TRAILER`,
 ]);
 
-export interface Authenticated {
+interface Authenticated {
   caller: Caller;
   /** The request to hand the codec: its body replaced or wrapped where it is checked. */
   req: WireRequest;

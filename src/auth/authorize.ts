@@ -5,11 +5,11 @@
  * service's error and AWS's message. Overcast's own calls (the CloudFormation engine, background
  * work) carry no caller and are not evaluated.
  */
-import type { Caller, Ctx } from '../runtime/runtime.js';
+import type { Ctx } from '../runtime/runtime.js';
 import type { AwsError } from '../wire/errors.js';
 import { denialMessage, evaluate, globalKeys, type ContextKeys, type PolicyRequest } from './policy.js';
 
-export interface AccessCheck {
+interface AccessCheck {
   actions: readonly string[];
   /** The resource's ARN; several (S3's DeleteObjects) are each checked, under the same policies and keys. */
   resource: string | readonly string[];
@@ -19,16 +19,11 @@ export interface AccessCheck {
   keys?: ContextKeys;
 }
 
-/** The global keys of a caller (aws:PrincipalArn, aws:SourceIp, aws:SecureTransport, …). */
-export function callerKeys(caller: Caller): ContextKeys {
-  return globalKeys(caller);
-}
-
 /** Throws `deny(message)` unless `ctx.caller` may perform every action of `check`; no caller, no check. */
 export function authorize(ctx: Ctx, check: AccessCheck, deny: (message: string) => AwsError): void {
   const caller = ctx.caller;
   if (!caller) return;
-  const keys = { ...callerKeys(caller), 'aws:resourceaccount': check.resourceAccount, ...check.keys };
+  const keys = { ...globalKeys(caller), 'aws:resourceaccount': check.resourceAccount, ...check.keys };
   for (const resource of typeof check.resource === 'string' ? [check.resource] : check.resource) {
     for (const action of check.actions) {
       const request: PolicyRequest = { principal: caller, action, resource, resourceAccount: check.resourceAccount, keys };

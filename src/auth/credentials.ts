@@ -20,17 +20,15 @@ export interface KnownKey {
   /** The principal policies name (the role, for role sessions). */
   principalArn: string;
   userId: string;
-  /** Temporary keys: the SHA-256 of their session token and when they expire (epoch ms). */
-  session?: { tokenSha256: string; expiresAt: number };
 }
 
-export type KeyLookup =
+type KeyLookup =
   | { found: KnownKey }
   | { unknown: true }
   | { badToken: true }
   | { expired: KnownKey };
 
-export const TEST_CREDENTIALS: CredentialEntry = { accessKeyId: 'test', secretAccessKey: 'test', accountId: '000000000000' };
+const TEST_CREDENTIALS: CredentialEntry = { accessKeyId: 'test', secretAccessKey: 'test', accountId: '000000000000' };
 const USER = 'overcast';
 
 /** `arn:aws:iam::<account>:user/overcast`, the principal of a key that names none. */
@@ -64,7 +62,7 @@ function checkEntry(e: unknown, where: string): CredentialEntry {
 }
 
 /** The entries of a credentials file: a JSON array of entries, or `{"credentials": [...]}`. */
-export function readCredentialsFile(path: string): CredentialEntry[] {
+function readCredentialsFile(path: string): CredentialEntry[] {
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(path, 'utf8'));
@@ -100,11 +98,6 @@ export class CredentialStore {
     this.sessions = new StsRepo(meta);
   }
 
-  /** Whether `accessKeyId` is one of the long-term keys. */
-  isLongTerm(accessKeyId: string): boolean {
-    return this.keys.has(accessKeyId);
-  }
-
   /**
    * The key a request names, checked against the session token it carries (`token`): a long-term
    * key takes no token, a temporary one needs its own, and an expired one is reported as such.
@@ -124,7 +117,6 @@ export class CredentialStore {
       arn: row.arn,
       principalArn: row.principal_arn ?? row.arn,
       userId: row.user_id,
-      session: { tokenSha256: row.session_token_sha256, expiresAt: row.expires_at },
     };
     return now >= row.expires_at ? { expired: key } : { found: key };
   }

@@ -35,7 +35,7 @@ export function sha256Checked(source: Readable, expected: string, mismatch: (com
   return checked;
 }
 
-export interface ChainStart {
+interface ChainStart {
   signingKey: Uint8Array;
   amzDate: string;
   scope: string;

@@ -13,7 +13,7 @@ import { conditionHolds, type ContextKeys } from './policy-conditions.js';
 
 export type { ContextKeys } from './policy-conditions.js';
 
-export interface PolicyPrincipal {
+interface PolicyPrincipal {
   /** The principal policies name: the IAM user, the role of a role session, or `*` (anonymous). */
   principalArn: string;
   /** The identity acting (a role session's ARN). */
@@ -34,7 +34,7 @@ export interface PolicyRequest {
   keys: ContextKeys;
 }
 
-export type Decision = 'allow' | 'explicit-deny' | 'implicit-deny';
+type Decision = 'allow' | 'explicit-deny' | 'implicit-deny';
 
 export interface Evaluation {
   decision: Decision;

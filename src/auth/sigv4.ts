@@ -13,7 +13,7 @@ import type { HttpRequest } from '@smithy/types';
 import { header, type WireRequest } from '../wire/http.js';
 import { formatAmzDate } from '../wire/sigv4.js';
 
-export const ALGORITHM = 'AWS4-HMAC-SHA256';
+const ALGORITHM = 'AWS4-HMAC-SHA256';
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /** The SHA-256 constructor smithy's signer takes, over node:crypto (HMAC when given a key). */
@@ -68,7 +68,7 @@ export interface SignedClaims {
   token?: string;
 }
 
-export type ParsedAuth = { claims: SignedClaims } | { none: true } | { unsupported: true } | { malformed: string };
+type ParsedAuth = { claims: SignedClaims } | { none: true } | { unsupported: true } | { malformed: string };
 
 /** The query decoded as SigV4 canonicalizes it: percent-decoding only, repeated keys kept in order. */
 export function signingQuery(rawQuery: string): Record<string, string | string[]> {
@@ -160,7 +160,7 @@ export function parseAuth(req: WireRequest, query: Record<string, string | strin
 }
 
 /** The signed headers' canonical values from the raw header list: trimmed, runs of spaces collapsed, repeats joined with `,`. */
-export function canonicalHeaders(req: WireRequest, names: readonly string[]): Record<string, string> {
+function canonicalHeaders(req: WireRequest, names: readonly string[]): Record<string, string> {
   const wanted = new Set(names);
   const out: Record<string, string> = {};
   const raw = req.rawHeaders;
@@ -181,7 +181,7 @@ export function canonicalHeaders(req: WireRequest, names: readonly string[]): Re
   return out;
 }
 
-export interface Expected {
+interface Expected {
   signature: string;
   canonicalRequest: string;
   stringToSign: string;
