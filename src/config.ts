@@ -53,7 +53,7 @@ export interface OvercastConfig {
   bodyTimeoutMs: number;
 }
 
-export type AuthMode = 'any' | 'strict';
+type AuthMode = 'any' | 'strict';
 
 /** One long-term access key strict mode accepts: its secret, its account and, optionally, its principal. */
 export interface CredentialEntry {
@@ -66,10 +66,10 @@ export interface CredentialEntry {
 
 export const DEFAULT_PORT = 4566;
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_DATA_DIR = './.overcast';
-export const DEFAULT_MAINTENANCE_INTERVAL_MS = 5 * 60_000;
+const DEFAULT_DATA_DIR = './.overcast';
+const DEFAULT_MAINTENANCE_INTERVAL_MS = 5 * 60_000;
 /** AWS answers RequestTimeout after about 20 s without a byte of a request body. */
-export const DEFAULT_BODY_TIMEOUT_MS = 20_000;
+const DEFAULT_BODY_TIMEOUT_MS = 20_000;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -103,7 +103,7 @@ function truthy(value: string | undefined): boolean {
  * `AKID:SECRET:ACCOUNT[:ARN]` entries separated by commas or whitespace (OVERCAST_CREDENTIALS);
  * throws on a malformed one.
  */
-export function parseCredentialList(text: string | undefined): CredentialEntry[] {
+function parseCredentialList(text: string | undefined): CredentialEntry[] {
   if (!text?.trim()) return [];
   return text
     .trim()

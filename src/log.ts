@@ -17,7 +17,7 @@ import { packagePath } from './package-root.js';
 export { isLogFormat, isLogLevel, LOG_FORMATS, type LogFormat, type LogLevel } from './log-levels.js';
 
 /** One answered request, as the request log records it. */
-export interface RequestRecord {
+interface RequestRecord {
   service: string;
   operation: string;
   status: number;
@@ -45,11 +45,11 @@ export interface Logger {
 }
 
 /** The logger `overcast start` uses: also prints plain lines (its greeting) in order with the log. */
-export interface ConsoleLogger extends Logger {
+interface ConsoleLogger extends Logger {
   line(text: string): void;
 }
 
-export interface LoggerOptions {
+interface LoggerOptions {
   format?: LogFormat;
   /** A file descriptor (1 stdout, 2 stderr; default 2) or a stream that takes whole lines. */
   destination?: number | { write(line: string): unknown };
@@ -236,7 +236,7 @@ function milliseconds(ms: number): string {
 const SHOWN = new Set(['level', 'time', 'msg', 'event', 'err', 'ms']);
 
 /** One pino JSON line as a text line, e.g. `12:00:01.240 cloudformation create Analytics → CREATE_COMPLETE  12 ms`. */
-export function renderText(line: string, color: boolean): string {
+function renderText(line: string, color: boolean): string {
   let r: Record<string, unknown>;
   try {
     r = JSON.parse(line) as Record<string, unknown>;

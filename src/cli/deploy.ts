@@ -34,7 +34,7 @@ function settled(status: string): boolean {
 }
 
 /** One progress line: `stack | n | 12:00:01 | STATUS | Type | LogicalId reason`. */
-export function progressLine(stackName: string, done: number, e: StackEvent): string {
+function progressLine(stackName: string, done: number, e: StackEvent): string {
   const time = (e.Timestamp ?? new Date()).toLocaleTimeString('en-US');
   const status = e.ResourceStatus ?? '';
   const reason = e.ResourceStatusReason ? ` ${e.ResourceStatusReason}` : '';
@@ -42,7 +42,7 @@ export function progressLine(stackName: string, done: number, e: StackEvent): st
   return `${cells.join(' | ')} | ${e.LogicalResourceId}${reason}`;
 }
 
-export interface WatchResult {
+interface WatchResult {
   stack?: Stack;
   events: StackEvent[];
 }
@@ -115,20 +115,20 @@ export function failureLines(stackName: string, events: StackEvent[]): string[] 
   return ['', 'Failed resources:', ...failed.map((e) => progressLine(stackName, 0, e).replace(/ \|\s+0 \|/, ' |'))];
 }
 
-export function outputLines(stack: Stack): string[] {
+function outputLines(stack: Stack): string[] {
   const outputs = stack.Outputs ?? [];
   if (!outputs.length) return [];
   return ['', 'Outputs:', ...outputs.map((o) => `${stack.StackName}.${o.OutputKey} = ${o.OutputValue}`)];
 }
 
-export interface DeployArgs {
+interface DeployArgs {
   template: string;
   stackName: string;
   parameters: Record<string, string>;
   disableRollback: boolean;
 }
 
-export function parseDeployArgs(argv: string[]): DeployArgs {
+function parseDeployArgs(argv: string[]): DeployArgs {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {

@@ -9,7 +9,7 @@ import type { Stack } from '@aws-sdk/client-cloudformation';
 import { cloudFormationClient, explain, failureLines, watchStack } from './deploy.js';
 import { usageLine } from './help.js';
 
-export async function runDestroy(stackName: string, out: (line: string) => void): Promise<number> {
+async function runDestroy(stackName: string, out: (line: string) => void): Promise<number> {
   const cfn = await cloudFormationClient();
   const { DeleteStackCommand, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
   let stack: Stack | undefined;

@@ -33,7 +33,7 @@ async function assemblyTemplate(dir: string, stackName: string): Promise<string>
 }
 
 /** The template text TEMPLATE names (a file, or a cloud assembly directory). */
-export async function localTemplate(path: string, stackName: string): Promise<string> {
+async function localTemplate(path: string, stackName: string): Promise<string> {
   let isDir: boolean;
   try {
     isDir = (await stat(path)).isDirectory();
@@ -81,7 +81,7 @@ export async function stackDiff(cfn: CloudFormationClient, stackName: string, te
   return { differs: true, text: out };
 }
 
-export async function runDiff(args: { template: string; stackName: string }, out: (text: string) => void): Promise<number> {
+async function runDiff(args: { template: string; stackName: string }, out: (text: string) => void): Promise<number> {
   const text = await localTemplate(args.template, args.stackName);
   const cfn = await cloudFormationClient();
   const d = await stackDiff(cfn, args.stackName, text);

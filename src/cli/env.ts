@@ -12,7 +12,7 @@ function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./:@-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-export function envLines(argv: string[], env: NodeJS.ProcessEnv = process.env): string[] {
+function envLines(argv: string[], env: NodeJS.ProcessEnv = process.env): string[] {
   const { values } = parseArgs({
     args: argv,
     options: { force: { type: 'boolean' }, endpoint: { type: 'string' }, port: { type: 'string' } },

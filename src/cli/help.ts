@@ -178,7 +178,7 @@ Options:
 `;
 
 /** The known option nearest to a mistyped one (one it begins, or at most two edits away), for "did you mean". */
-export function nearestOption(typed: string, known: readonly string[]): string | undefined {
+function nearestOption(typed: string, known: readonly string[]): string | undefined {
   const extended = known.filter((o) => typed.length > 3 && o.startsWith(typed));
   if (extended.length === 1) return extended[0];
   const distance = (a: string, b: string): number => {

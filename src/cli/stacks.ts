@@ -15,7 +15,7 @@ export function table(header: string[], rows: string[][]): string[] {
   return [line(header), ...rows.map(line)];
 }
 
-export async function runStacks(all: boolean, out: (line: string) => void): Promise<number> {
+async function runStacks(all: boolean, out: (line: string) => void): Promise<number> {
   const cfn = await cloudFormationClient();
   const { ListStacksCommand } = await import('@aws-sdk/client-cloudformation');
   const stacks: StackSummary[] = [];

@@ -36,7 +36,7 @@ const OPTIONS = {
   'body-timeout': { type: 'string' },
 } as const;
 
-export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): OvercastConfig {
+function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): OvercastConfig {
   const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true });
   const config = configFromEnv(env);
   if (env.OVERCAST_PORT !== undefined && values.port === undefined) checkPort(env.OVERCAST_PORT, 'OVERCAST_PORT');
@@ -102,7 +102,7 @@ function probePort(host: string, port: number): Promise<void> {
 }
 
 /** The one line that says why the server could not start and what to do about it. */
-export function startFailure(err: unknown, config: OvercastConfig): string {
+function startFailure(err: unknown, config: OvercastConfig): string {
   const e = err as NodeJS.ErrnoException & { pid?: number };
   const other = config.port === DEFAULT_PORT ? DEFAULT_PORT + 1 : config.port + 1;
   const dir = config.dataDir ?? '';

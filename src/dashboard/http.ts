@@ -32,7 +32,7 @@ export interface JsonAnswer {
   body: unknown;
 }
 
-export class DashboardError extends Error {
+class DashboardError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,

@@ -15,11 +15,11 @@ import * as stacks from './stacks-api.js';
 import { sendStatic } from './static-files.js';
 import * as tables from './tables-api.js';
 
-export const UI_PREFIX = '/_overcast/ui';
+const UI_PREFIX = '/_overcast/ui';
 
 type Handler = (r: DashboardRequest, p: string[]) => JsonAnswer | Promise<JsonAnswer> | FastifyReply | void;
 
-export interface DashboardHooks {
+interface DashboardHooks {
   reset: () => Promise<void>;
 }
 

@@ -48,7 +48,7 @@ export function listBuckets(r: DashboardRequest): JsonAnswer {
  * The table a warehouse bucket belongs to: its name starts with the first 19 characters of the
  * table id, so the table is among the few ids after that prefix (one index range, no scan).
  */
-export function warehouseTable(repo: S3TablesRepo, bucket: string, partition: string) {
+function warehouseTable(repo: S3TablesRepo, bucket: string, partition: string) {
   if (!bucket.endsWith(WAREHOUSE_SUFFIX)) return undefined;
   for (const t of repo.tablesAfter(bucket.slice(0, 19), 20)) {
     if (!t.id.startsWith(bucket.slice(0, 19))) break;

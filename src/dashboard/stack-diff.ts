@@ -33,7 +33,7 @@ export interface ResourceDiff {
   changes: PropertyChange[];
 }
 
-export interface LastUpdate {
+interface LastUpdate {
   found: boolean;
   startedAt?: string;
   /** The status the update ended in (or the stack's, while it runs). */
@@ -46,7 +46,7 @@ export interface LastUpdate {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Leaf-level differences between two JSON values (paths like `Tags[0].Value`). */
-export function propertyChanges(before: unknown, after: unknown, path = ''): PropertyChange[] {
+function propertyChanges(before: unknown, after: unknown, path = ''): PropertyChange[] {
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];

@@ -8,9 +8,9 @@
 import * as T from '../services/cloudformation/template/index.js';
 import type { ResourceLink } from './resource-links.js';
 
-export type EdgeKind = 'Ref' | 'GetAtt' | 'Sub' | 'DependsOn';
+type EdgeKind = 'Ref' | 'GetAtt' | 'Sub' | 'DependsOn';
 
-export interface GraphNode {
+interface GraphNode {
   id: string;
   type: string;
   status: string;
@@ -21,7 +21,7 @@ export interface GraphNode {
   failure?: { status: string; reason?: string };
 }
 
-export interface GraphEdge {
+interface GraphEdge {
   /** The dependent resource. */
   from: string;
   /** The resource it depends on. */
@@ -40,7 +40,7 @@ export interface ResourceState {
 const { isObject } = T;
 
 /** The labelled references of one resource declaration: target id → how it is referenced. */
-export function referenceKinds(decl: Record<string, unknown>): Map<string, Set<EdgeKind>> {
+function referenceKinds(decl: Record<string, unknown>): Map<string, Set<EdgeKind>> {
   const out = new Map<string, Set<EdgeKind>>();
   const add = (id: string, kind: EdgeKind) => {
     let s = out.get(id);

@@ -34,7 +34,7 @@ export function stackRow(ctx: Ctx, nameOrId: string): StackRow {
   return row;
 }
 
-export interface DashboardEvent {
+interface DashboardEvent {
   seq: number;
   id: string;
   timestamp: string;

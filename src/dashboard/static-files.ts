@@ -21,7 +21,7 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-export const SECURITY_HEADERS: Record<string, string> = {
+const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",

@@ -13,7 +13,7 @@ import type { Ctx } from '../runtime/runtime.js';
 import { storeFileIO } from '../services/s3tables/maintenance/store-io.js';
 import { notFound } from './http.js';
 
-export interface PreviewColumn {
+interface PreviewColumn {
   id: number;
   name: string;
   type: string;
@@ -33,7 +33,7 @@ export interface Preview {
 
 const BINARY_SHOWN = 32;
 
-export function typeName(t: IcebergType): string {
+function typeName(t: IcebergType): string {
   if (typeof t === 'string') return t;
   if (t.type === 'list') return `list<${typeName(t.element)}>`;
   if (t.type === 'map') return `map<${typeName(t.key)}, ${typeName(t.value)}>`;
@@ -59,7 +59,7 @@ export function shown(v: unknown): unknown {
 const pad = (n: bigint, width: number) => n.toString().padStart(width, '0');
 
 /** Iceberg's temporal values (microseconds or nanoseconds since the epoch, days) as ISO text. */
-export function shownAs(type: IcebergType, v: unknown): unknown {
+function shownAs(type: IcebergType, v: unknown): unknown {
   if (typeof type !== 'string' || v === null || v === undefined) return shown(v);
   const nanos = type.endsWith('_ns');
   if ((type.startsWith('timestamp')) && typeof v === 'bigint') {

@@ -13,7 +13,7 @@ import type * as CFN from '@aws-sdk/client-cloudformation';
 export const TEMPLATE_BODY_MAX_BYTES = 51_200;
 export const ALL_CAPABILITIES: CFN.Capability[] = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'];
 const REPLACED_FIRST = ['ROLLBACK_COMPLETE', 'ROLLBACK_FAILED', 'REVIEW_IN_PROGRESS'];
-export const NO_UPDATES = 'No updates are to be performed.';
+const NO_UPDATES = 'No updates are to be performed.';
 
 type Started = { StackId?: string; OperationId?: string };
 type TemplateSource = { TemplateBody: string } | { TemplateURL: string };
@@ -35,7 +35,7 @@ export interface StackActions {
 
 export type TemplateInput = { text: string } | { url: string };
 
-export interface DeployRequest {
+interface DeployRequest {
   stackName: string;
   template: TemplateInput;
   parameters?: Record<string, string>;
@@ -44,7 +44,7 @@ export interface DeployRequest {
   disableRollback?: boolean;
 }
 
-export type DeployOutcome =
+type DeployOutcome =
   | { kind: 'unchanged'; stack: CFN.Stack }
   | { kind: 'deployed'; stack: CFN.Stack; events: CFN.StackEvent[] }
   /** The operation ended otherwise (`stack` undefined: it is gone). */
@@ -52,7 +52,7 @@ export type DeployOutcome =
   /** The unusable stack in the way could not be deleted. */
   | { kind: 'blocked'; stack: CFN.Stack; events: CFN.StackEvent[] };
 
-export interface DeployHooks {
+interface DeployHooks {
   /** A sentence on what happens next ("creating stack..."). */
   note?(message: string): void;
 }

@@ -20,7 +20,7 @@ import { isAwsError } from '../wire/errors.js';
 import { deploy } from './flow.js';
 import { describeLocal, localStackActions, type LocalEngine } from './local-actions.js';
 
-export const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_TIMEOUT_MS = 300_000;
 /** The version `cdk bootstrap` (aws-cdk 2.1148) writes to `/cdk-bootstrap/<qualifier>/version`. */
 const CDK_BOOTSTRAP_VERSION = '33';
 const CDK_BOOTSTRAP_PARAMETER = /^\/cdk-bootstrap\/[A-Za-z0-9_-]+\/version$/;

@@ -19,7 +19,7 @@ export interface LocalEngine {
   settled: StackQueue['settled'];
 }
 
-export function isMissingStack(err: unknown): boolean {
+function isMissingStack(err: unknown): boolean {
   return isAwsError(err) && err.code === 'ValidationError' && / does not exist$/.test(err.message);
 }
 

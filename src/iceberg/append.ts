@@ -20,7 +20,7 @@ export interface WriteOptions extends CommitOptions {
   maxRowsPerFile?: number;
 }
 
-export interface AppendResult extends CommitResult {
+interface AppendResult extends CommitResult {
   dataFiles: DataFile[];
 }
 
@@ -34,7 +34,7 @@ export class FileNamer {
   }
 }
 
-export interface PartitionGroup {
+interface PartitionGroup {
   values: unknown[];
   path: string;
   rows: Record<string, unknown>[];

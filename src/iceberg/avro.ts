@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import avsc from 'avsc';
 
-export type AvroCodec = 'null' | 'deflate';
+type AvroCodec = 'null' | 'deflate';
 
-export interface AvroWriteOptions {
+interface AvroWriteOptions {
   /** File metadata (`avro.schema` and `avro.codec` are set here). */
   metadata?: Record<string, string>;
   codec?: AvroCodec;
@@ -21,11 +21,11 @@ export interface AvroWriteOptions {
   bigintFieldIds?: ReadonlySet<number>;
 }
 
-export interface AvroReadOptions {
+interface AvroReadOptions {
   bigintFieldIds?: ReadonlySet<number>;
 }
 
-export interface AvroHeader {
+interface AvroHeader {
   /** The writer schema, parsed. */
   schema: AvroSchemaJson;
   /** Every key-value pair, `avro.schema` and `avro.codec` included, as UTF-8 text. */
@@ -69,7 +69,7 @@ const NUMBER_LONG = longType((n) => (n >= -9007199254740991n && n <= 90071992547
 const typeCache = new Map<string, avsc.Type>();
 
 /** The avsc type for a schema, with bigint longs at the named field ids. */
-export function avroType(schema: AvroSchemaJson, bigintFieldIds: ReadonlySet<number> = new Set()): avsc.Type {
+function avroType(schema: AvroSchemaJson, bigintFieldIds: ReadonlySet<number> = new Set()): avsc.Type {
   const text = JSON.stringify(schema);
   const key = `${[...bigintFieldIds].sort().join(',')}|${text}`;
   let type = typeCache.get(key);

@@ -18,7 +18,7 @@ import { commitFiles, dataDir, type CommitResult, type NewFile } from './snapsho
 import { partitioner } from './transforms.js';
 import { compareStrings, tupleKey } from './values.js';
 
-export interface PositionDelete {
+interface PositionDelete {
   file_path: string;
   pos: number | bigint;
 }
@@ -30,20 +30,20 @@ export interface EqualityDeletes {
   rows: Record<string, unknown>[];
 }
 
-export interface RowDeltaInput {
+interface RowDeltaInput {
   rows?: Record<string, unknown>[];
   positionDeletes?: PositionDelete[];
   equalityDeletes?: EqualityDeletes;
 }
 
-export interface RowDeltaResult extends CommitResult {
+interface RowDeltaResult extends CommitResult {
   dataFiles: DataFile[];
   deleteFiles: DataFile[];
 }
 
 
 /** Writes position delete files against the live data files of the branch head. */
-export async function writePositionDeletes(io: FileIO, metadata: TableMetadata, deletes: readonly PositionDelete[], namer: FileNamer, branch = 'main'): Promise<NewFile[]> {
+async function writePositionDeletes(io: FileIO, metadata: TableMetadata, deletes: readonly PositionDelete[], namer: FileNamer, branch = 'main'): Promise<NewFile[]> {
   if (metadata['format-version'] >= 3) throw new Error('format version 3 tables take deletion vectors, not position delete files');
   const head = refSnapshot(metadata, branch);
   if (!head) throw new Error('position deletes need a snapshot with data files');
@@ -78,7 +78,7 @@ export async function writePositionDeletes(io: FileIO, metadata: TableMetadata, 
 }
 
 /** Writes equality delete files, one per partition of the default spec the rows fall in. */
-export async function writeEqualityDeletes(io: FileIO, metadata: TableMetadata, input: EqualityDeletes, namer: FileNamer): Promise<NewFile[]> {
+async function writeEqualityDeletes(io: FileIO, metadata: TableMetadata, input: EqualityDeletes, namer: FileNamer): Promise<NewFile[]> {
   const schema = schemaById(metadata, metadata['current-schema-id']);
   const spec = defaultSpec(metadata);
   const deleteSchema = select(schema, new Set(input.equalityIds));

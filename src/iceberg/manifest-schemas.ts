@@ -32,7 +32,7 @@ const listOf = (elementId: number, element: NestedField['type']): NestedField['t
 export const SNAPSHOT_ID_FIELDS = new Set([1, 503]);
 
 /** The `data_file` struct (field 2) for a partition type. */
-export function dataFileFields(partition: readonly PartitionTypeField[], formatVersion: number): NestedField[] {
+function dataFileFields(partition: readonly PartitionTypeField[], formatVersion: number): NestedField[] {
   const partitionStruct = partition.map(({ id, name, type }) => opt(id, name, type));
   const fields: NestedField[] = [
     req(134, 'content', 'int'),
@@ -58,7 +58,7 @@ export function dataFileFields(partition: readonly PartitionTypeField[], formatV
   return fields;
 }
 
-export function manifestEntryFields(partition: readonly PartitionTypeField[], formatVersion: number): NestedField[] {
+function manifestEntryFields(partition: readonly PartitionTypeField[], formatVersion: number): NestedField[] {
   return [
     req(0, 'status', 'int'),
     opt(1, 'snapshot_id', 'long'),
@@ -72,7 +72,7 @@ export function manifestEntrySchema(partition: readonly PartitionTypeField[], fo
   return structToAvro(manifestEntryFields(partition, formatVersion), 'manifest_entry');
 }
 
-export function manifestFileFields(formatVersion: number): NestedField[] {
+function manifestFileFields(formatVersion: number): NestedField[] {
   const summary: NestedField['type'] = {
     type: 'struct',
     fields: [req(509, 'contains_null', 'boolean'), opt(518, 'contains_nan', 'boolean'), opt(510, 'lower_bound', 'binary'), opt(511, 'upper_bound', 'binary')],

@@ -20,7 +20,7 @@ import { compareValues } from './values.js';
 
 export const UNASSIGNED_SEQ = -1;
 
-export interface ManifestInput {
+interface ManifestInput {
   schema: Schema;
   spec: PartitionSpec;
   formatVersion: number;
@@ -121,7 +121,7 @@ function describe(input: ManifestInput, partition: readonly PartitionTypeField[]
 }
 
 /** Per partition field: nulls, NaNs and the bounds of the other values, as bytes (Java `PartitionSummary`). */
-export function partitionSummaries(partition: readonly PartitionTypeField[], files: readonly DataFile[]): FieldSummary[] {
+function partitionSummaries(partition: readonly PartitionTypeField[], files: readonly DataFile[]): FieldSummary[] {
   return partition.map((p) => {
     const type = p.type as string;
     let containsNull = false;
@@ -153,7 +153,7 @@ export async function writeManifest(io: FileIO, location: string, input: Manifes
   return { manifest_path: location, manifest_length: bytes.length, ...summary };
 }
 
-export interface DecodedManifest {
+interface DecodedManifest {
   /** The key-value metadata of the file. */
   metadata: Record<string, string>;
   formatVersion: number;
@@ -261,7 +261,7 @@ export async function readManifest(io: FileIO, manifest: ManifestFile): Promise<
 
 // ---- Manifest lists ----
 
-export interface ManifestListInput {
+interface ManifestListInput {
   snapshotId: bigint;
   parentSnapshotId: bigint | null;
   sequenceNumber: number;

@@ -35,7 +35,7 @@ import { CommitFailedError } from './requirements.js';
 export { CommitFailedError };
 
 /** The highest format version Overcast writes (the Java library's SUPPORTED_TABLE_FORMAT_VERSION is 3 too). */
-export const SUPPORTED_FORMAT_VERSION = 3;
+const SUPPORTED_FORMAT_VERSION = 3;
 const MAIN = 'main';
 const PREVIOUS_VERSIONS_MAX_DEFAULT = 100;
 

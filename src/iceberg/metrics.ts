@@ -18,7 +18,7 @@ export type MetricsMode = { kind: 'none' } | { kind: 'counts' } | { kind: 'full'
 const DEFAULT_MODE: MetricsMode = { kind: 'truncate', length: 16 };
 const NONE: MetricsMode = { kind: 'none' };
 
-export function parseMetricsMode(text: string): MetricsMode {
+function parseMetricsMode(text: string): MetricsMode {
   const t = text.trim().toLowerCase();
   if (t === 'none') return NONE;
   if (t === 'counts') return { kind: 'counts' };

@@ -19,7 +19,7 @@ import type {
   TableMetadata,
 } from './types.js';
 
-export type PrimitiveKind =
+type PrimitiveKind =
   | 'unknown'
   | 'boolean'
   | 'int'

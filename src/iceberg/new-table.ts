@@ -20,7 +20,7 @@ import {
 import type { PartitionSpec, Schema, SortOrder, TableMetadata } from './types.js';
 
 /** A create request in Iceberg JSON terms (the REST CreateTableRequest's members). */
-export interface NewTableRequest {
+interface NewTableRequest {
   schema: unknown;
   'partition-spec'?: unknown;
   'write-order'?: unknown;

@@ -55,7 +55,7 @@ const RAW_PARSERS = {
   geographyFromBytes: (v: Uint8Array) => v,
 };
 
-export interface ParquetReadOptions {
+interface ParquetReadOptions {
   rowStart?: number;
   rowEnd?: number;
   /** Parsed footer, when the caller has it. */

@@ -15,7 +15,7 @@ import { parquetSchemaOf, writtenFields } from './parquet-schema.js';
 import { isList, isMap, isStruct, primitive } from './model.js';
 import { daysOf, unscaled, uuidBytes } from './values.js';
 
-export interface ParquetWriteOptions {
+interface ParquetWriteOptions {
   /** Table properties (metrics modes). */
   properties?: Record<string, string>;
   sortOrder?: SortOrder;

@@ -72,7 +72,7 @@ export async function liveFiles(
   return { data, deletes };
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Time travel: read this snapshot (default: the head of `ref`). */
   snapshotId?: bigint;
   /** Branch or tag to read (default `main`). */

@@ -14,7 +14,7 @@ export class InvalidMetadataError extends Error {}
 const invalid = (message: string) => new InvalidMetadataError(message);
 
 /** What the checks know of each field id of a schema. */
-export interface FieldInfo {
+interface FieldInfo {
   type: IcebergType;
   primitive: boolean;
   required: boolean;
@@ -24,7 +24,7 @@ export interface FieldInfo {
   outsideCollections: boolean;
 }
 
-export type FieldIndex = Map<number, FieldInfo>;
+type FieldIndex = Map<number, FieldInfo>;
 
 const PRIMITIVES = new Set([
   'boolean', 'int', 'long', 'float', 'double', 'date', 'time', 'timestamp', 'timestamptz', 'string', 'uuid', 'binary',
@@ -35,7 +35,7 @@ const FIXED = /^fixed\[\s*(\d+)\s*\]$/i;
 const GEO = /^(geometry|geography)(\(.*\))?$/i;
 
 /** A primitive type string, normalised as Iceberg's Java library writes it. */
-export function primitiveType(raw: string, formatVersion: number, where: string): string {
+function primitiveType(raw: string, formatVersion: number, where: string): string {
   const text = raw.trim();
   const lower = text.toLowerCase();
   if (PRIMITIVES.has(lower)) return lower;
@@ -175,18 +175,13 @@ export function checkSchema(raw: unknown, formatVersion: number): CheckedSchema 
   return { schema, ids: w.ids, highestFieldId: Math.max(0, ...w.ids.keys()) };
 }
 
-/** The field index of a schema already known to be valid (read from table metadata). */
-export function indexSchema(schema: Schema, formatVersion: number): FieldIndex {
-  return checkSchema(schema, Math.max(formatVersion, 3)).ids;
-}
-
 const TIME_TYPES = new Set(['date', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns']);
 const HOUR_TYPES = new Set(['timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns']);
 const BUCKET_TYPES = new Set(['int', 'long', 'date', 'time', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns', 'string', 'uuid', 'binary']);
 const TRUNCATE_TYPES = new Set(['int', 'long', 'string', 'binary']);
 
 /** Normalised transform text, after checking it applies to `type` (spec, "Partition Transforms"). */
-export function transformFor(raw: string, type: string, where: string): string {
+function transformFor(raw: string, type: string, where: string): string {
   const t = raw.trim().toLowerCase();
   const base = type.startsWith('decimal') ? 'decimal' : type.startsWith('fixed') ? 'fixed' : type;
   const bucket = /^bucket\[\s*(\d+)\s*\]$/.exec(t);

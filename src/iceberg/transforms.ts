@@ -17,7 +17,7 @@ export interface Transform {
 
 const PARAM = /^(bucket|truncate)\[\s*(\d+)\s*\]$/;
 
-export function parseTransform(text: string): Transform {
+function parseTransform(text: string): Transform {
   const t = text.trim().toLowerCase();
   const m = PARAM.exec(t);
   if (m) return { kind: m[1] as 'bucket' | 'truncate', param: Number(m[2]) };
@@ -303,7 +303,7 @@ export function urlEncode(s: string): string {
 }
 
 /** A spec's partitioner over a schema: the partition tuple of a row and its path. */
-export interface Partitioner {
+interface Partitioner {
   fields: PartitionTypeField[];
   unpartitioned: boolean;
   values(row: Record<string, unknown>): unknown[];

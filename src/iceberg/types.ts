@@ -10,7 +10,7 @@
  * XOR the halves of a UUID), beyond a double's 53, so `json.ts` parses and writes them losslessly.
  */
 
-export type PrimitiveType = string;
+type PrimitiveType = string;
 
 export interface StructType {
   type: 'struct';
@@ -99,7 +99,7 @@ export interface SnapshotRef {
   'max-ref-age-ms'?: number;
 }
 
-export interface BlobMetadata {
+interface BlobMetadata {
   type: string;
   'snapshot-id': bigint;
   'sequence-number': number;
@@ -134,7 +134,7 @@ export interface SnapshotLogEntry {
   'timestamp-ms': number;
 }
 
-export interface MetadataLogEntry {
+interface MetadataLogEntry {
   'metadata-file': string;
   'timestamp-ms': number;
 }

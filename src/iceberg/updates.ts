@@ -164,7 +164,7 @@ export function parseRequirement(value: unknown): TableRequirement {
   }
 }
 
-export function parseSnapshot(value: unknown): Snapshot {
+function parseSnapshot(value: unknown): Snapshot {
   const o = asObject(value, 'snapshot');
   const summaryRaw = o.summary === undefined || o.summary === null ? undefined : read.stringMap(o, 'summary');
   if (!summaryRaw?.operation) throw fail('Cannot parse missing string: operation');

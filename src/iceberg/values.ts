@@ -117,7 +117,7 @@ export function fromBigEndian(bytes: Uint8Array): bigint {
   return bytes[0]! & 0x80 ? n - (1n << BigInt(bytes.length * 8)) : n;
 }
 
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
@@ -180,7 +180,7 @@ export function compareValues(type: string | Primitive, a: unknown, b: unknown):
  * rows by partition and to match equality deletes). Floats compare by bits, so NaN equals NaN and
  * -0 differs from +0, as Java's `Double.compare` treats them.
  */
-export function valueKey(v: unknown): string {
+function valueKey(v: unknown): string {
   if (v === null || v === undefined) return 'N';
   switch (typeof v) {
     case 'string':

@@ -100,20 +100,3 @@ export function shapeOf(model: ServiceModel, name: string): Shape {
   if (!shape) throw new Error(`shape ${name} missing from model ${model.metadata.serviceId}`);
   return shape;
 }
-
-const errorIndexes = new WeakMap<ServiceModel, Map<string, number | undefined>>();
-
-/** HTTP status an error shape declares (`error.httpStatusCode`), by shape name or wire code. */
-export function errorStatus(model: ServiceModel, code: string): number | undefined {
-  let index = errorIndexes.get(model);
-  if (!index) {
-    index = new Map();
-    for (const [name, shape] of Object.entries(model.shapes)) {
-      if (!shape.exception) continue;
-      index.set(name, shape.error?.httpStatusCode);
-      if (shape.error?.code) index.set(shape.error.code, shape.error.httpStatusCode);
-    }
-    errorIndexes.set(model, index);
-  }
-  return index.get(code);
-}

@@ -9,7 +9,7 @@ const context = createContext(Object.create(null) as object);
 const script = new Script('new RegExp(pattern, flags).test(value)');
 
 /** How long one client-written regular expression may run before the server gives up on it. */
-export const REGEX_TIME_LIMIT_MS = 100;
+const REGEX_TIME_LIMIT_MS = 100;
 
 /**
  * `new RegExp(pattern, flags).test(value)` given at most REGEX_TIME_LIMIT_MS; undefined when it

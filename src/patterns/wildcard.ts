@@ -4,7 +4,7 @@
  * `*a*a*a*…b` against a long value takes minutes.
  */
 
-export interface WildcardOptions {
+interface WildcardOptions {
   /** Whether `?` matches any one character (else it is literal). */
   questionMark?: boolean;
   caseInsensitive?: boolean;

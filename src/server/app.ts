@@ -22,7 +22,7 @@ import { ICEBERG_CATALOG, SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
 import { closeStreams } from '../dashboard/open-streams.js';
 
-export interface AppHooks {
+interface AppHooks {
   /** POST /_overcast/reset */
   reset: () => Promise<void>;
   /** Strict mode's verifier (none: any credentials work). */

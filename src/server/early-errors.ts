@@ -97,7 +97,7 @@ export async function earlyError(service: string, failure: Failure, uri?: string
 const SCOPE = /Credential=[^/\s]+\/\d{8}\/[^/\s]+\/([a-z0-9-]+)\/aws4_request/;
 
 /** The signing name in whatever part of the request Node had buffered (S3 when none is seen). */
-export function serviceInBytes(bytes: Buffer | undefined): string {
+function serviceInBytes(bytes: Buffer | undefined): string {
   if (!bytes || bytes.length === 0) return 's3';
   return SCOPE.exec(bytes.toString('latin1'))?.[1] ?? 's3';
 }

@@ -19,7 +19,7 @@ function isLoopback(address: string): boolean {
 }
 
 /** The host name of a Host header (`bucket.localhost:4566` → `bucket.localhost`, `[::1]:4566` → `[::1]`). */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   const h = host.trim().toLowerCase();
   if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
   const colon = h.lastIndexOf(':');
@@ -50,7 +50,7 @@ export function hostAllowed(host: string | undefined, allowed: readonly string[]
   return listed(name, ALWAYS_ALLOWED) || listed(name, allowed);
 }
 
-export interface Refusal {
+interface Refusal {
   status: number;
   /** The dashboard API's error code for the same refusal. */
   code: 'Forbidden' | 'UnsupportedMediaType';

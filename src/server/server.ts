@@ -46,7 +46,7 @@ export function createRuntime(config: OvercastConfig, log: Logger = createLogger
 }
 
 /** Deletes every row of every table (the schema stays) and every blob. */
-export async function resetRuntime(rt: Runtime): Promise<void> {
+async function resetRuntime(rt: Runtime): Promise<void> {
   await rt.background.drain();
   const tables = rt.meta.db
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_migrations'")

@@ -11,13 +11,13 @@ import type { WireRequest } from '../wire/http.js';
 import type { Ctx } from '../runtime/runtime.js';
 
 /** One operation's input and output, as the generated tables give them. */
-export interface OperationTypes {
+interface OperationTypes {
   input: unknown;
   output: unknown;
 }
 
 /** The provider function behind one operation. */
-export type OperationHandler<O extends OperationTypes> = (ctx: Ctx, input: O['input']) => O['output'] | Promise<O['output']>;
+type OperationHandler<O extends OperationTypes> = (ctx: Ctx, input: O['input']) => O['output'] | Promise<O['output']>;
 
 /** The marker of an operation Overcast does not serve. */
 export const NOT_IMPLEMENTED = Symbol('not implemented');
@@ -52,7 +52,7 @@ export interface ServiceRoutes {
   authorize?: Authorize;
 }
 
-export type Authorize = (ctx: Ctx, operation: string, input: Record<string, unknown>, req: WireRequest) => Ctx | void;
+type Authorize = (ctx: Ctx, operation: string, input: Record<string, unknown>, req: WireRequest) => Ctx | void;
 
 /** The operations a routes table serves (those not marked not implemented). */
 export function servedOperations(routes: ServiceRoutes): string[] {

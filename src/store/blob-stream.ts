@@ -10,7 +10,7 @@
 import { close, read } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 
-export interface OpenSegment {
+interface OpenSegment {
   fd: number;
   /** First byte to read, inclusive. */
   from: number;

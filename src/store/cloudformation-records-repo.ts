@@ -5,7 +5,7 @@
  */
 import type { MetadataStore } from './database.js';
 
-export interface DriftDetectionRow {
+interface DriftDetectionRow {
   id: string;
   stack_id: string;
   account: string;

@@ -74,9 +74,9 @@ export interface ChangeSetRow {
   template: string | null;
 }
 
-export type ChangeSetSummaryRow = Omit<ChangeSetRow, 'data' | 'template'>;
+type ChangeSetSummaryRow = Omit<ChangeSetRow, 'data' | 'template'>;
 
-export interface ExportRow {
+interface ExportRow {
   account: string;
   region: string;
   name: string;

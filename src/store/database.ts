@@ -19,7 +19,7 @@ export interface Migration {
 
 export type Durability = 'process' | 'full';
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /** Directory holding `overcast.db`; undefined = in memory. */
   dataDir?: string;
   /** `process`: commits survive a crash of the process (kill -9); `full`: also power loss. */

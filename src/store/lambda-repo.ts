@@ -43,7 +43,7 @@ export interface AliasRow {
   revision_id: string;
 }
 
-export interface PolicyRow {
+interface PolicyRow {
   statements: string;
   revision_id: string;
 }

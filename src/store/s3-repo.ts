@@ -56,7 +56,7 @@ export interface PartRow {
   inline: Buffer | null;
 }
 
-export type PartSummaryRow = Omit<PartRow, 'inline' | 'blob_ids' | 'upload_id'>;
+type PartSummaryRow = Omit<PartRow, 'inline' | 'blob_ids' | 'upload_id'>;
 
 const OBJECT_CACHE_ROW = 16 * 1024;
 const OBJECT_CACHE_ROWS = 4096;
@@ -403,6 +403,6 @@ export function upperBound(prefix: string): string {
 }
 
 /** The blob ids of a `blob_ids` column (JSON list of {id, size} segments). */
-export function blobIdsOf(json: string): string[] {
+function blobIdsOf(json: string): string[] {
   return (JSON.parse(json) as { id: string }[]).map((b) => b.id);
 }

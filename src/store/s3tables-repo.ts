@@ -27,14 +27,14 @@ export interface TableBucketRow {
   tags: string;
 }
 
-export type TableBucketSummaryRow = Pick<TableBucketRow, 'account' | 'name' | 'id' | 'type' | 'created_at'>;
+type TableBucketSummaryRow = Pick<TableBucketRow, 'account' | 'name' | 'id' | 'type' | 'created_at'>;
 /** The columns every operation under a bucket reads (policies and other documents stay on disk). */
 export type TableBucketCore = Pick<
   TableBucketRow,
   'account' | 'region' | 'name' | 'id' | 'type' | 'created_at' | 'encryption' | 'storage_class'
 >;
 /** Where a bucket lives: enough to address its namespaces and tables. */
-export type BucketKey = Pick<TableBucketRow, 'account' | 'region' | 'name'>;
+type BucketKey = Pick<TableBucketRow, 'account' | 'region' | 'name'>;
 const BUCKET_CORE_COLUMNS = 'account, region, name, id, type, created_at, encryption, storage_class';
 
 export interface NamespaceRow {
@@ -74,7 +74,7 @@ export interface TableRow {
 }
 
 /** A table's stored configuration, read only by the operations that need it. */
-export interface TableConfigRow {
+interface TableConfigRow {
   encryption: string;
   storage_class: string;
   maintenance: string;
@@ -94,12 +94,12 @@ export type TableSummaryRow = Pick<
 >;
 
 /** Bucket-level columns a configuration call may set. */
-export type BucketConfigColumn = 'encryption' | 'storage_class' | 'maintenance' | 'metrics_id' | 'policy' | 'tags';
+type BucketConfigColumn = 'encryption' | 'storage_class' | 'maintenance' | 'metrics_id' | 'policy' | 'tags';
 /** Table-level columns a configuration call may set. */
-export type TableConfigColumn = 'maintenance' | 'policy' | 'record_expiration' | 'tags';
+type TableConfigColumn = 'maintenance' | 'policy' | 'record_expiration' | 'tags';
 
 /** The smallest string greater than every string starting with `prefix`. */
-export function prefixEnd(prefix: string): string {
+function prefixEnd(prefix: string): string {
   return `${prefix}\u{10FFFF}`;
 }
 

@@ -3,7 +3,7 @@
  * message, the HTTP status, and (for S3's XML errors) extra fields such as BucketName or Key.
  * `fault: 'server'` marks internal failures (rendered as 500 InternalError / InternalFailure).
  */
-export interface AwsErrorOptions {
+interface AwsErrorOptions {
   /** Extra elements S3 puts in its XML error body (`<BucketName>`, `<Key>`, …). */
   fields?: Record<string, string | number | undefined>;
   /** Extra response headers (e.g. `x-amz-delete-marker`). */

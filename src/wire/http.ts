@@ -80,15 +80,6 @@ export function decodeSegment(segment: string): string | undefined {
   }
 }
 
-export function queryValue(req: WireRequest, name: string): string | undefined {
-  for (const [k, v] of req.query) if (k === name) return v;
-  return undefined;
-}
-
-export function hasQuery(req: WireRequest, name: string): boolean {
-  return req.query.some(([k]) => k === name);
-}
-
 export function header(req: WireRequest, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(',') : v;

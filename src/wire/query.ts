@@ -117,7 +117,7 @@ function scalar(shape: Shape, text: string, path: string): unknown {
   }
 }
 
-export interface QueryOptions {
+interface QueryOptions {
   /** Code used when the form names an unknown action. */
   invalidActionCode?: string;
 }

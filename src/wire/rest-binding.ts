@@ -202,7 +202,7 @@ function responsePlan(model: ServiceModel, outputShape: Shape): Map<string, Resp
  * Response headers and status code from the output's location-bound members. Walks the output's
  * own keys against a per-shape plan, so an answer costs the members it carries.
  */
-export function bindResponse(
+function bindResponse(
   model: ServiceModel,
   outputShape: Shape | undefined,
   output: Record<string, unknown> | undefined,

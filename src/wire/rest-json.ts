@@ -27,7 +27,7 @@ function hasBodyMembers(shape: { members?: Record<string, { location?: string }>
   return flag;
 }
 
-export interface RestJsonOptions {
+interface RestJsonOptions {
   /** Error code for malformed input (S3 Tables: BadRequestException). */
   invalidInputCode: string;
   /** Error for a request no operation matches. */

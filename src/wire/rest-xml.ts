@@ -19,7 +19,7 @@ import { matchRoute, type RouteMatch } from './rest-routes.js';
 import { readXml, writeMembers, writeXml } from './shape-xml.js';
 import { escapeXml, parseXml, XML_DECLARATION } from './xml.js';
 
-export interface RestXmlOptions {
+interface RestXmlOptions {
   /** Rewrites the request before routing (virtual-hosted style → path style). */
   normalize?: (req: WireRequest) => WireRequest;
   /** Picks among operations sharing a URI (PutObject vs CopyObject). */
@@ -36,7 +36,7 @@ export interface RestXmlOptions {
   tooLarge?: () => AwsError;
 }
 
-export interface RestXmlCodec extends Codec {
+interface RestXmlCodec extends Codec {
   /** The request after `normalize`, as the operation saw it. */
   normalize(req: WireRequest): WireRequest;
 }

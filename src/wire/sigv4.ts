@@ -5,7 +5,7 @@
  * form. Signatures are not verified here: by default, like other local emulators, Overcast accepts
  * any key (see the README; strict mode verifies them in src/auth/).
  */
-export interface CredentialScope {
+interface CredentialScope {
   accessKeyId: string;
   date: string;
   region: string;

@@ -6,7 +6,7 @@
 import type { TimestampFormat } from '../model/service-model.js';
 
 /** `2025-01-07T22:14:48.689000Z` — microsecond precision as the S3 Tables service prints. */
-export function isoMicros(date: Date): string {
+function isoMicros(date: Date): string {
   const ms = date.getTime();
   if (!Number.isFinite(ms)) return date.toISOString(); // throws RangeError, as before
   // A listing prints two timestamps per row, and Date#toISOString dominated its serialization:
@@ -28,7 +28,7 @@ const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
 let lastDay = { day: Number.NaN, text: '' };
 
 /** `2025-01-07T22:14:48.689Z` — the millisecond form query/XML services emit. */
-export function isoMillis(date: Date): string {
+function isoMillis(date: Date): string {
   return date.toISOString();
 }
 
@@ -50,8 +50,4 @@ export function parseTimestamp(value: unknown): Date | undefined {
   if (/^-?\d+(\.\d+)?$/.test(value)) return new Date(Number(value) * 1000);
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? undefined : d;
-}
-
-export function toDate(value: unknown): Date | undefined {
-  return parseTimestamp(value);
 }

@@ -26,11 +26,6 @@ export function element(name: string, inner: string): string {
   return inner === '' ? `<${name}/>` : `<${name}>${inner}</${name}>`;
 }
 
-export function textElement(name: string, value: string | number | boolean | undefined | null): string {
-  if (value === undefined || value === null) return '';
-  return `<${name}>${escapeXml(String(value))}</${name}>`;
-}
-
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 const parser = new XMLParser({
@@ -114,12 +109,4 @@ export function parseXml(text: string): XmlNode | undefined {
 
 export function child(node: XmlNode, name: string): XmlNode | undefined {
   return node.children.find((c) => c.name === name);
-}
-
-export function childrenNamed(node: XmlNode, name: string): XmlNode[] {
-  return node.children.filter((c) => c.name === name);
-}
-
-export function childText(node: XmlNode, name: string): string | undefined {
-  return child(node, name)?.text;
 }

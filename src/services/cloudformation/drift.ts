@@ -62,7 +62,7 @@ async function detectableStack(ctx: Ctx, name: string | undefined): Promise<Stac
 }
 
 /** The live properties' comparison for one resource row; undefined for types that are not checked. */
-export async function checkResource(ctx: Ctx, stack: StackRow, row: ResourceRow, ts: number): Promise<ResourceDriftRecord | undefined> {
+async function checkResource(ctx: Ctx, stack: StackRow, row: ResourceRow, ts: number): Promise<ResourceDriftRecord | undefined> {
   const { provider, stored } = loadedProvider(row.type) ?? (await loadProvider(row.type));
   if (stored || !provider.read || row.physical_id === null) return undefined;
   const version = versionOf(row);

@@ -11,7 +11,7 @@ import { readCapped } from '../../wire/http.js';
 import { codePackage } from '../lambda/provider.js';
 import { acceptResponse } from './resources/cloudformation/custom-resource-responses.js';
 
-export interface CallbackAnswer {
+interface CallbackAnswer {
   status: number;
   contentType: string;
   body: string | Buffer;

@@ -31,12 +31,12 @@ import { checkCreateTable, createStagedTable } from '../s3tables/tables.js';
 import { iceErrors, translate } from './errors.js';
 import type { Warehouse } from './warehouse.js';
 
-export interface CommitRequest {
+interface CommitRequest {
   requirements: TableRequirement[];
   updates: TableUpdate[];
 }
 
-export interface TableIdent {
+interface TableIdent {
   namespace: string;
   table: string;
 }

@@ -10,7 +10,7 @@ import { InvalidMetadataError } from '../../iceberg/schema.js';
 import { AwsError, isAwsError } from '../../wire/errors.js';
 import { s3tErrors } from '../s3tables/errors.js';
 
-export type IcebergErrorType =
+type IcebergErrorType =
   | 'BadRequestException'
   | 'ForbiddenException'
   | 'NoSuchWarehouseException'

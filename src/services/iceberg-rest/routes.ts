@@ -17,7 +17,7 @@ import * as provider from './provider.js';
 import type { RestInput, RestResult } from './provider.js';
 
 /** The path prefix of the catalog: `/iceberg/v1/…` (the client's `uri` ends in `/iceberg`). */
-export const ICEBERG_BASE = '/iceberg';
+const ICEBERG_BASE = '/iceberg';
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'HEAD';
 

@@ -33,7 +33,7 @@ export type CatalogAction =
   | 'RenameTable';
 
 /** An unsigned request reached the catalog through `/_overcast/iceberg` (signed ones always name a key). */
-export function isUnsigned(ctx: Ctx): boolean {
+function isUnsigned(ctx: Ctx): boolean {
   return ctx.accessKeyId === '';
 }
 

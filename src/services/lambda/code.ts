@@ -17,7 +17,7 @@ import { zipProblem } from './runner/code-dir.js';
 /** The largest package Overcast accepts (Lambda: 50 MB zipped upload, 250 MB unzipped). */
 const MAX_ZIP = 250 * 1024 * 1024;
 
-export interface CodePackage {
+interface CodePackage {
   sha: string;
   size: number;
   imageUri?: string;

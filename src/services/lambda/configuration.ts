@@ -46,7 +46,7 @@ const RESERVED = new Set([
   'AWS_LAMBDA_RUNTIME_API', 'LAMBDA_TASK_ROOT', 'LAMBDA_RUNTIME_DIR',
 ]);
 
-export type ConfigInput = Partial<Pick<L.CreateFunctionRequest, 'Runtime' | 'Role' | 'Handler' | 'Description' | 'Timeout' | 'MemorySize' | 'Environment' | 'Layers' | 'EphemeralStorage' | 'LoggingConfig' | 'TracingConfig' | 'KMSKeyArn' | 'DeadLetterConfig' | 'VpcConfig'>>;
+type ConfigInput = Partial<Pick<L.CreateFunctionRequest, 'Runtime' | 'Role' | 'Handler' | 'Description' | 'Timeout' | 'MemorySize' | 'Environment' | 'Layers' | 'EphemeralStorage' | 'LoggingConfig' | 'TracingConfig' | 'KMSKeyArn' | 'DeadLetterConfig' | 'VpcConfig'>>;
 
 /** What Lambda gives a function for each member CreateFunction leaves out. */
 export function defaultConfig(name: string): StoredConfig {

@@ -16,7 +16,6 @@ import { s3Errors } from './errors.js';
 import { WAREHOUSE_SUFFIX } from './naming.js';
 
 type Input = Record<string, unknown>;
-type On = 'service' | 'bucket' | 'object';
 
 const BUCKET_ACTIONS: Record<string, string> = {
   CreateBucket: 'CreateBucket',

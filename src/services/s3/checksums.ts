@@ -25,7 +25,7 @@ export function isAlgorithm(value: string | undefined): value is ChecksumAlgorit
   return value !== undefined && (ALGORITHMS as readonly string[]).includes(value);
 }
 
-export function isCrc(alg: ChecksumAlgorithm): alg is 'CRC32' | 'CRC32C' | 'CRC64NVME' {
+function isCrc(alg: ChecksumAlgorithm): alg is 'CRC32' | 'CRC32C' | 'CRC64NVME' {
   return alg === 'CRC32' || alg === 'CRC32C' || alg === 'CRC64NVME';
 }
 
@@ -69,7 +69,7 @@ export function checksumOf(alg: ChecksumAlgorithm, data: Buffer): string {
 }
 
 /** True when `value` is base64 of the algorithm's digest length. */
-export function wellFormed(alg: ChecksumAlgorithm, value: string): boolean {
+function wellFormed(alg: ChecksumAlgorithm, value: string): boolean {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) return false;
   return Buffer.from(value, 'base64').length === DIGEST_BYTES[alg];
 }

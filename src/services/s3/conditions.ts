@@ -66,7 +66,7 @@ export function checkCopySourceConditions(c: CopySourceConditions, etag: string,
   }
 }
 
-export interface WriteConditions {
+interface WriteConditions {
   IfMatch?: string;
   IfNoneMatch?: string;
 }
@@ -80,12 +80,12 @@ export function validateWriteConditions(c: WriteConditions): void {
   if (c.IfMatch !== undefined && c.IfMatch.trim() === '*') throw s3Errors.notImplemented('If-Match');
 }
 
-export function hasWriteConditions(c: WriteConditions): boolean {
+function hasWriteConditions(c: WriteConditions): boolean {
   return c.IfMatch !== undefined || c.IfNoneMatch !== undefined;
 }
 
 /** What a conditional write saw of the key when it started. */
-export interface WriteSnapshot {
+interface WriteSnapshot {
   existed: boolean;
   /** Last-Modified of the object then (ms), if it existed. */
   lastModified?: number;

@@ -12,7 +12,7 @@ import { corsRules } from './bucket-config.js';
 import { repo } from './common.js';
 import { wildcardMatch } from '../../patterns/wildcard.js';
 
-export interface PreflightInput {
+interface PreflightInput {
   Bucket?: string;
   Origin?: string;
   RequestMethod?: string;

@@ -21,7 +21,7 @@ import {
 import { s3Errors } from './errors.js';
 import { StreamingMd5 } from './md5.js';
 
-export interface IngestOptions {
+interface IngestOptions {
   body: AsyncIterable<Buffer | Uint8Array> | undefined;
   /** Content-MD5 header, base64. */
   contentMd5?: string;
@@ -35,7 +35,7 @@ export interface IngestOptions {
   forceBlob?: boolean;
 }
 
-export interface Ingested {
+interface Ingested {
   written: WrittenBody;
   md5: Buffer;
   /** `"<md5 hex>"` */

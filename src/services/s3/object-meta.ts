@@ -117,7 +117,7 @@ function kmsArn(ctx: Ctx, key: string): string {
 }
 
 /** AWS drops the `aws-chunked` coding from the stored Content-Encoding. */
-export function stripAwsChunked(value: string | undefined): string | undefined {
+function stripAwsChunked(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const rest = value
     .split(',')

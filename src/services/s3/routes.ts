@@ -67,7 +67,7 @@ const STREAMING = new Set(['PutObject', 'UploadPart']);
  */
 const hostBuckets = new Map<string, string | undefined>();
 
-export function bucketFromHost(host: string | undefined): string | undefined {
+function bucketFromHost(host: string | undefined): string | undefined {
   if (!host) return undefined;
   if (hostBuckets.has(host)) return hostBuckets.get(host);
   const bucket = parseHost(host);

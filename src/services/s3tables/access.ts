@@ -108,7 +108,7 @@ function bucketTarget(ctx: Ctx, arn: unknown): Target | undefined {
 }
 
 /** The target of a table (or of `…/table/*` in its bucket when the table does not exist). */
-export function tableTarget(ctx: Ctx, bucketArn: string, table: TableRow | undefined, namespace?: string, name?: string): Target | undefined {
+function tableTarget(ctx: Ctx, bucketArn: string, table: TableRow | undefined, namespace?: string, name?: string): Target | undefined {
   const bucket = bucketTarget(ctx, bucketArn);
   if (!bucket) return undefined;
   const config = table ? repo(ctx).getTableConfig(table.id) : undefined;

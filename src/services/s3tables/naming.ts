@@ -34,7 +34,7 @@ export function tableArn(bucketArn: string, tableId: string): string {
   return `${bucketArn}/table/${tableId}`;
 }
 
-export interface ParsedBucketArn {
+interface ParsedBucketArn {
   partition: string;
   service: string;
   region: string;
@@ -42,7 +42,7 @@ export interface ParsedBucketArn {
   bucket: string;
 }
 
-export interface ParsedTableArn extends ParsedBucketArn {
+interface ParsedTableArn extends ParsedBucketArn {
   tableId: string;
 }
 
@@ -83,7 +83,7 @@ let tokenOffset = 0;
  * Short region code AWS puts in warehouse names: `us-east-1` → `use1`, `ap-northeast-2` → `apn2`
  * (observed in public warehouse locations such as `…tbt6apn2b--table-s3`).
  */
-export function regionCode(region: string): string {
+function regionCode(region: string): string {
   const parts = region.split('-').filter(Boolean);
   if (parts.length < 2) return region.replace(/[^a-z0-9]/g, '').slice(0, 6) || 'r';
   const middle = parts.slice(1, -1).map((p) => p[0]).join('');

@@ -23,14 +23,14 @@ import { writeWarehouseObject } from './warehouse.js';
 import { tableCommitted } from './maintenance/commit-hook.js';
 
 /** AWS refuses a metadata.json over 50 MB on the Iceberg REST endpoint (S3 User Guide). */
-export const MAX_METADATA_BYTES = 50 * 1024 * 1024;
+const MAX_METADATA_BYTES = 50 * 1024 * 1024;
 // The cache holds documents by the bytes of their text, so a round of commits over a thousand
 // young tables stays in it as well as a few large tables do.
 const CACHE_BYTES = 16 * 1024 * 1024;
 const CACHE_MAX_DOCUMENT = 4 * 1024 * 1024;
 
 /** A metadata document and its JSON text (the file's, unless members it lacked were filled in). */
-export interface MetadataFile {
+interface MetadataFile {
   doc: TableMetadata;
   text: string;
 }

@@ -29,7 +29,7 @@ const METADATA_SUFFIXES = ['.metadata.json', '.metadata.json.gz'];
  * Tables replication service" (API reference, TableSummary); this is that service's principal
  * (S3 User Guide, "Setting up S3 Tables replication").
  */
-export const REPLICATION_SERVICE = 'replication.s3tables.amazonaws.com';
+const REPLICATION_SERVICE = 'replication.s3tables.amazonaws.com';
 
 /**
  * The row of a new table in `bucketArn`/`namespace`, re-reading bucket and namespace so that

@@ -9,7 +9,7 @@ import type { ParameterRow } from '../../store/ssm-repo.js';
 import { ssmErrors } from './errors.js';
 import { checkPath, parentOf } from './naming.js';
 
-export type FilterContext = 'describe' | 'by-path';
+type FilterContext = 'describe' | 'by-path';
 
 const TYPES = ['String', 'StringList', 'SecureString'];
 const TIERS = ['Standard', 'Advanced', 'Intelligent-Tiering'];

@@ -65,7 +65,7 @@ export function checkPath(path: string): string {
 
 export type Selector = { kind: 'none' } | { kind: 'version'; version: number; text: string } | { kind: 'label'; label: string; text: string };
 
-export interface ParsedReference {
+interface ParsedReference {
   name: string;
   selector: Selector;
   /** False when the reference names another account or region (an ARN): nothing there is visible. */

@@ -34,10 +34,10 @@ const STANDARD_MAX_VALUE = 4096;
 const ADVANCED_MAX_VALUE = 8192;
 const DATA_TYPES = ['text', 'aws:ec2:image', 'aws:ssm:integration'];
 const POLICY_TYPES = ['Expiration', 'ExpirationNotification', 'NoChangeNotification'];
-export const DEFAULT_KEY_ID = 'alias/aws/ssm';
+const DEFAULT_KEY_ID = 'alias/aws/ssm';
 
 /** What GetParameter* return for a value: SecureStrings stay opaque unless decryption is asked for. */
-export function shownValue(fields: Pick<ParameterFields, 'type' | 'value' | 'key_id'>, decrypt: boolean | undefined): string {
+function shownValue(fields: Pick<ParameterFields, 'type' | 'value' | 'key_id'>, decrypt: boolean | undefined): string {
   if (fields.type !== 'SecureString' || decrypt) return fields.value;
   const keyTag = createHash('sha256').update(fields.key_id ?? DEFAULT_KEY_ID).digest().subarray(0, 16);
   return Buffer.concat([Buffer.from([1, 2, 2, 0, 0x78]), keyTag, Buffer.from(fields.value, 'utf8')]).toString('base64');
@@ -190,7 +190,7 @@ interface Resolved {
 }
 
 /** Finds the version a reference (`name`, `name:3`, `name:label`, ARN) points at; undefined when none. */
-export function resolveReference(ctx: Ctx, reference: string): Resolved | undefined {
+function resolveReference(ctx: Ctx, reference: string): Resolved | undefined {
   const ref = parseReference(ctx, reference);
   if (!ref.local) return undefined;
   const r = repo(ctx);

@@ -20,7 +20,7 @@ import { accountFromAccessKey, temporaryAccessKeyId } from '../../wire/sigv4.js'
 const repo = perStore((meta) => new StsRepo(meta));
 
 /** The IAM user long-term keys act as (no IAM here: one user per account). */
-export const DEFAULT_USER = 'overcast';
+const DEFAULT_USER = 'overcast';
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const ROLE_ARN = /^arn:(aws[a-z-]*):iam::(\d{12}):role\/(?:[\x21-\x7e]*\/)?([\w+=,.@-]{1,64})$/;
 /** Sessions are kept a day past expiry so late callers get ExpiredToken rather than a stranger's identity. */
@@ -43,7 +43,7 @@ export function uniqueId(prefix: string, seed: string): string {
   return out;
 }
 
-export interface CallerIdentity {
+interface CallerIdentity {
   Account: string;
   Arn: string;
   UserId: string;

@@ -16,9 +16,3 @@ export function changeSetArn(ctx: Pick<Ctx, 'partition' | 'region' | 'account'>,
 export function isArn(value: string): boolean {
   return value.startsWith('arn:');
 }
-
-/** The name part of a stack or change-set ARN. */
-export function nameFromArn(arn: string): string {
-  const resource = arn.split(':').slice(5).join(':');
-  return resource.split('/')[1] ?? resource;
-}

@@ -13,7 +13,7 @@ import { dynamicCauses, planningScope, planResource, type ResourcePlan } from '.
 import { stackTagsFor } from './stack-tags.js';
 import { resolveValue } from '../template/index.js';
 
-export interface StackChanges {
+interface StackChanges {
   resources: ResourcePlan[];
   outputsChanged: boolean;
 }

@@ -14,7 +14,7 @@ import { loadProviders } from '../resources/registry.js';
 
 export type EffectivePolicy = 'Delete' | 'Retain' | 'Snapshot';
 
-export const SNAPSHOT_REASON =
+const SNAPSHOT_REASON =
   'DeletionPolicy Snapshot is treated as Retain by Overcast, which takes no snapshots: the resource was kept';
 
 export interface DeleteItem {

@@ -32,7 +32,7 @@ import { resolveValue } from '../template/index.js';
 import { adoptResource, rollbackImport } from './import.js';
 
 export const REPLACEMENT_REASON = 'Requested update requires the creation of a new physical resource; hence creating one.';
-export const CREATION_INITIATED = 'Resource creation Initiated';
+const CREATION_INITIATED = 'Resource creation Initiated';
 
 /** Stacks whose running update was asked to stop (CancelUpdateStack). */
 const cancelled = new Set<string>();
@@ -79,7 +79,7 @@ interface RunState {
 }
 
 /** IMPORT: an import change set's run, whose resources are all adopted (engine/import.ts). */
-export type DeployKind = 'CREATE' | 'UPDATE' | 'IMPORT';
+type DeployKind = 'CREATE' | 'UPDATE' | 'IMPORT';
 
 export function liveScope(live: Map<string, ResourceVersion>): ResolveScope {
   return {

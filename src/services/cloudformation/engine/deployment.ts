@@ -36,7 +36,7 @@ export interface Deployment {
   adopt?: Record<string, Record<string, string>>;
 }
 
-export interface DeploymentRequest {
+interface DeploymentRequest {
   stackName: string;
   stackId: string;
   template: string;

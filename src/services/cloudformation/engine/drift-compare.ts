@@ -14,7 +14,7 @@ import type { PropertyDifference } from '@aws-sdk/client-cloudformation';
 import { resourceType, typeDefinition, type PropertyInfo, type TypeSig } from '../spec/resource-types.js';
 import { sameValue } from './plan.js';
 
-export interface CompareOptions {
+interface CompareOptions {
   /** The resource type, whose schema gives defaults. */
   type: string;
   /** Paths of arrays whose order does not count (`/Tags`, `/Rules/*`-style wildcards). */

@@ -24,7 +24,7 @@ const clocks = new Map<string, number>();
 const MAX_CLOCKS = 10_000;
 
 /** The next timestamp for a stack: now, or one millisecond after its last event. */
-export function nextTimestamp(repo: CloudFormationRepo, stackId: string): number {
+function nextTimestamp(repo: CloudFormationRepo, stackId: string): number {
   let last = clocks.get(stackId);
   if (last === undefined) {
     if (clocks.size >= MAX_CLOCKS) clocks.clear(); // forgotten clocks are read back from the store

@@ -10,7 +10,7 @@ import { type Op } from './operation.js';
 import { ResourceFailure } from '../resources/types.js';
 
 /** `A`, `A and B`, `A, B and C` — how AWS lists importing stacks. */
-export function andList(names: string[]): string {
+function andList(names: string[]): string {
   if (names.length <= 1) return names.join('');
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }

@@ -17,11 +17,6 @@ import { dropResource, loadResources, resourceEvent, setPending, setStackStatus,
 import type { CallTarget } from './resource-calls.js';
 import { providerProperties } from './stack-tags.js';
 
-/** `{BucketName=x}` / `{TableBucketARN=a,Namespace=b}`: an identifier as AWS's messages print it. */
-export function identifierText(identifier: Record<string, string>): string {
-  return `{${Object.entries(identifier).map(([k, v]) => `${k}=${v}`).join(',')}}`;
-}
-
 export function notFound(type: string, identifier: Record<string, string>): string {
   const shown = Object.values(identifier).join('|');
   return `Resource of type '${type}' with identifier '${shown}' was not found.`;

@@ -124,7 +124,7 @@ export function setStackStatus(op: Op, status: string, reason?: string | null, e
   });
 }
 
-export interface ResourceWrite {
+interface ResourceWrite {
   logicalId: string;
   type: string;
   status: string;

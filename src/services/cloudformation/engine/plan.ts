@@ -20,7 +20,7 @@ import { mergeTags } from './stack-tags.js';
 const MARK = '\u0000overcast-dynamic:';
 const MARK_RE = /\u0000overcast-dynamic:([^\u0000]+)\u0000/g;
 
-export function dynamicMarker(entity: string): string {
+function dynamicMarker(entity: string): string {
   return `${MARK}${entity}\u0000`;
 }
 
@@ -109,7 +109,7 @@ function referencedNames(value: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-export interface PlanInput {
+interface PlanInput {
   resource: PreparedResource;
   /** Properties resolved (markers where values are not known yet). */
   props: Record<string, unknown>;

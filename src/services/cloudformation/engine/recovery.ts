@@ -15,7 +15,7 @@ import { rollbackImport } from './import.js';
 import { nestedStacks } from './nested.js';
 import { cfnRepo } from './state.js';
 
-export const RESTART_REASON = 'Overcast restarted while this operation was in progress';
+const RESTART_REASON = 'Overcast restarted while this operation was in progress';
 
 function depth(row: StackSummaryRow, byId: Map<string, StackSummaryRow>): number {
   let d = 0;

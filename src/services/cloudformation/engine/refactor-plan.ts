@@ -40,7 +40,7 @@ export interface RefactorMove {
   physicalId: string;
 }
 
-export interface RefactorPlan {
+interface RefactorPlan {
   stacks: RefactorStack[];
   moves: RefactorMove[];
   /** Why the refactor cannot run (its CREATE_FAILED reason). */

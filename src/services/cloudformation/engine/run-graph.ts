@@ -8,7 +8,7 @@
  * (for in-process providers, usually all of it) then shares one store transaction.
  */
 
-export interface GraphResult {
+interface GraphResult {
   succeeded: string[];
   failed: string[];
   /** Never started: a prerequisite failed, or the run stopped after a failure. */

@@ -9,7 +9,7 @@
 
 import { wildcardMatch } from '../../../patterns/wildcard.js';
 
-export type UpdateAction = 'Update:Modify' | 'Update:Replace' | 'Update:Delete';
+type UpdateAction = 'Update:Modify' | 'Update:Replace' | 'Update:Delete';
 
 interface Statement {
   Effect?: string;

@@ -27,7 +27,7 @@ const SYSTEM_TAGGED = new Set(['AWS::S3::Bucket', 'AWS::SSM::Parameter']);
 
 const SYSTEM_TAG_PREFIX = 'aws:cloudformation:';
 
-export interface TagOwner {
+interface TagOwner {
   type: string;
   stackName: string;
   stackId: string;

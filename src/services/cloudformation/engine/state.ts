@@ -7,7 +7,7 @@
  * rollback, a cleanup or the recovery after a restart reads them, never in-memory state.
  */
 import type { Tag } from '@aws-sdk/client-cloudformation';
-import { perStore, type Ctx } from '../../../runtime/runtime.js';
+import { perStore } from '../../../runtime/runtime.js';
 import { CloudFormationRepo, type ResourceRow, type StackRow } from '../../../store/cloudformation-repo.js';
 
 export interface StoredParameter {

@@ -14,13 +14,13 @@ import { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES, templateSizeError } fr
 
 export { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES };
 
-export interface TemplateSourceInput {
+interface TemplateSourceInput {
   TemplateBody?: string;
   TemplateURL?: string;
   UsePreviousTemplate?: boolean;
 }
 
-export interface S3Location {
+interface S3Location {
   bucket: string;
   key: string;
 }
@@ -35,7 +35,7 @@ function decodeKey(path: string): string {
 }
 
 /** The bucket and key a TemplateURL names, or undefined when it is not an S3 URL Overcast serves. */
-export function parseTemplateUrl(url: string, ownHost?: string, ownPort?: string): S3Location | undefined {
+function parseTemplateUrl(url: string, ownHost?: string, ownPort?: string): S3Location | undefined {
   if (url.startsWith('s3://')) {
     const rest = url.slice(5);
     const slash = rest.indexOf('/');

@@ -37,7 +37,7 @@ const LOADERS: Readonly<Record<string, () => Promise<ResourceProvider>>> = {
   'AWS::SSM::Parameter': async () => (await import('./ssm/parameter.js')).ssmParameter,
 };
 
-export interface ProviderLookup {
+interface ProviderLookup {
   provider: ResourceProvider;
   /** True when the provider only stores the resource (no real behaviour behind it). */
   stored: boolean;

@@ -58,7 +58,7 @@ function serviceOf(type: string): string {
 }
 
 /** The property that names the resource, if the type has one. */
-export function nameProperty(type: string, info: ResourceTypeInfo | undefined): string | undefined {
+function nameProperty(type: string, info: ResourceTypeInfo | undefined): string | undefined {
   if (!info) return undefined;
   const id = info.id?.length === 1 ? info.id[0]! : undefined;
   if (id && info.p[id] && /Name$/.test(id)) return id;

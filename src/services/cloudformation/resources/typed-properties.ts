@@ -65,7 +65,7 @@ export function typedProperties<T extends keyof ResourceProperties>(
 }
 
 /** Properties validated when they were deployed (an update's previous ones), typed the same way. */
-export function coerceProperties<T extends keyof ResourceProperties>(type: T, props: ResolvedProperties): ResourceProperties[T] {
+function coerceProperties<T extends keyof ResourceProperties>(type: T, props: ResolvedProperties): ResourceProperties[T] {
   const info = resourceType(type);
   return (info ? coerceObject(info.p, props) : props) as ResourceProperties[T];
 }

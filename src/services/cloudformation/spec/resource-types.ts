@@ -52,7 +52,7 @@ export interface ResourceTypeInfo {
   tr?: string;
 }
 
-export interface TypeDefinitionInfo {
+interface TypeDefinitionInfo {
   n: string;
   p: Record<string, PropertyInfo>;
 }

@@ -11,7 +11,7 @@ import { intrinsicName, isObject, isPseudoParameter } from './values.js';
 const CONDITION_FUNCTIONS = new Set(['Fn::Equals', 'Fn::And', 'Fn::Or', 'Fn::Not', 'Condition']);
 
 /** Condition names referenced by `{Condition: X}` (and Fn::If) inside a value. */
-export function conditionReferences(value: unknown, out: string[] = []): string[] {
+function conditionReferences(value: unknown, out: string[] = []): string[] {
   const stack: unknown[] = [value];
   while (stack.length) {
     const v = stack.pop();
@@ -80,7 +80,7 @@ export function validateConditions(doc: TemplateDoc): void {
  * The conditions in evaluation order (those a condition names come first), found iteratively so
  * a long chain cannot overflow the stack. Throws on circular references.
  */
-export function conditionOrder(conditions: Record<string, unknown>): string[] {
+function conditionOrder(conditions: Record<string, unknown>): string[] {
   const names = Object.keys(conditions);
   const deps = new Map(names.map((n) => [n, [...new Set(conditionReferences(conditions[n]))].filter((d) => d in conditions)]));
   const dependents = new Map<string, string[]>(names.map((n) => [n, []]));

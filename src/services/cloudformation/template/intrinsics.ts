@@ -10,7 +10,6 @@ import type { AwsError } from '../../../wire/errors.js';
 import { cidrSubnets } from './cidr.js';
 import {
   EQUALS_MESSAGE,
-  formatError,
   getAttUndefinedResource,
   noExport,
   templateError,
@@ -24,7 +23,7 @@ import { parseSub, subArgs, SUB_SHAPE_MESSAGE } from './sub.js';
 import type { ResolveContext, ResolveScope } from './types.js';
 import { intrinsicName, isObject, looseEquals, NO_VALUE, scalarString } from './values.js';
 
-export interface Resolver {
+interface Resolver {
   ctx: ResolveContext;
   scope: ResolveScope;
   /** Resolves a nested value (NO_VALUE may come back). */

@@ -12,14 +12,14 @@ import { formatError, validationError } from './errors.js';
 import type { TemplateDoc } from './types.js';
 import { isObject } from './values.js';
 
-export const MAX_RESOURCES = 500;
-export const MAX_PARAMETERS = 200;
-export const MAX_OUTPUTS = 200;
-export const MAX_MAPPINGS = 200;
-export const MAX_MAPPING_ATTRIBUTES = 200;
-export const MAX_NAME_LENGTH = 255;
-export const MAX_DYNAMIC_REFERENCES = 60;
-export const MAX_PARAMETER_VALUE_BYTES = 4096;
+const MAX_RESOURCES = 500;
+const MAX_PARAMETERS = 200;
+const MAX_OUTPUTS = 200;
+const MAX_MAPPINGS = 200;
+const MAX_MAPPING_ATTRIBUTES = 200;
+const MAX_NAME_LENGTH = 255;
+const MAX_DYNAMIC_REFERENCES = 60;
+const MAX_PARAMETER_VALUE_BYTES = 4096;
 
 type CountMessage = (count: number, max: number) => string;
 

@@ -11,7 +11,7 @@ import type { PreparedTemplate, PrepareEnvironment, ResolveContext, ResolveScope
 import { isObject, scalarString } from './values.js';
 
 /** What AWS shows for a Fn::GetAtt of a custom resource that answered `NoEcho: true`. */
-export const MASKED = '*****';
+const MASKED = '*****';
 
 /** The scope outputs see: a secret resource's attributes are asterisks, its Ref is not. */
 function displayScope(scope: ResolveScope): ResolveScope {

@@ -14,7 +14,7 @@ import type { ParameterDeclaration, ParameterInput, PrepareEnvironment, Resolved
 import { isObject, LOGICAL_ID, scalarString } from './values.js';
 import { boundedRegexTest } from '../../../patterns/bounded-regex.js';
 
-export const AWS_SPECIFIC_TYPES = [
+const AWS_SPECIFIC_TYPES = [
   'AWS::EC2::AvailabilityZone::Name',
   'AWS::EC2::Image::Id',
   'AWS::EC2::Instance::Id',
@@ -31,7 +31,7 @@ const SCALAR_TYPES = new Set<string>(['String', 'Number', ...AWS_SPECIFIC_TYPES]
 const LIST_TYPES = new Set<string>(['CommaDelimitedList', 'List<Number>', 'List<String>', ...AWS_SPECIFIC_TYPES.map((t) => `List<${t}>`)]);
 
 /** What a parameter type means for its value. */
-export interface ParameterKind {
+interface ParameterKind {
   /** Ref yields a list. */
   list: boolean;
   /** Values (or list members) must be numbers. */
@@ -177,7 +177,7 @@ export interface PreviousParameters {
   parameters: Array<{ key: string; value: string }>;
 }
 
-export interface ResolveParametersOptions {
+interface ResolveParametersOptions {
   /** Skip every error and every value that cannot be had (used to expand transforms before validation). */
   lenient?: boolean;
 }

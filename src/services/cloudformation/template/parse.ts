@@ -24,7 +24,7 @@ function jsonError(source: string, offset: number) {
 const WS = new Set([' ', '\t', '\n', '\r']);
 
 /** The offset of the first JSON syntax error (iterative; only called once JSON.parse failed). */
-export function jsonErrorOffset(s: string): number {
+function jsonErrorOffset(s: string): number {
   let i = 0;
   const ws = () => {
     while (i < s.length && WS.has(s[i]!)) i++;
@@ -113,7 +113,7 @@ export function jsonErrorOffset(s: string): number {
 }
 
 /** Iterative bounds check: depth and value count. Returns a message when exceeded. */
-export function boundsProblem(value: unknown): string | undefined {
+function boundsProblem(value: unknown): string | undefined {
   const stack: Array<[unknown, number]> = [[value, 1]];
   let count = 0;
   while (stack.length) {

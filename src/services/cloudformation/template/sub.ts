@@ -6,7 +6,7 @@
  */
 import { templateError } from './errors.js';
 
-export type SubPart = { text: string } | { variable: string };
+type SubPart = { text: string } | { variable: string };
 
 const VARIABLE = /^[A-Za-z0-9_.:]+$/;
 
@@ -38,13 +38,6 @@ export function parseSub(template: string): SubPart[] {
   text += template.slice(i);
   if (text) parts.push({ text });
   return parts;
-}
-
-/** The variables a Sub string names (no duplicates, in order). */
-export function subVariables(template: string): string[] {
-  const out: string[] = [];
-  for (const p of parseSub(template)) if ('variable' in p && !out.includes(p.variable)) out.push(p.variable);
-  return out;
 }
 
 /** The `[template, variables]` of a Fn::Sub argument, or undefined when its shape is wrong. */

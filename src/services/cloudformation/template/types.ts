@@ -143,7 +143,7 @@ export interface ResolveScope {
 }
 
 /** Which part of the template a value comes from; decides the functions allowed and the error wording. */
-export type TemplateSection = 'Resources' | 'Outputs' | 'Conditions' | 'Rules';
+type TemplateSection = 'Resources' | 'Outputs' | 'Conditions' | 'Rules';
 
 /**
  * Everything `resolveValue` needs besides the scope. Build it with `resolveContext(prepared, env)`;

@@ -66,7 +66,7 @@ export function looseEquals(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-export const PSEUDO_PARAMETERS = [
+const PSEUDO_PARAMETERS = [
   'AWS::AccountId',
   'AWS::NotificationARNs',
   'AWS::NoValue',

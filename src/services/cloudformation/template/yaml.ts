@@ -28,7 +28,7 @@ export const MAX_NESTING_DEPTH = 200;
 /** Short forms whose long form keeps the bare name; every other tag becomes `Fn::<Name>`. */
 const BARE = new Set(['Ref', 'Condition']);
 
-export const SHORT_FORMS = [
+const SHORT_FORMS = [
   'Ref',
   'Condition',
   'GetAtt',

@@ -21,7 +21,7 @@ import { unzipSync } from 'fflate';
 import { packagePath } from '../../../package-root.js';
 
 /** The clients a handler can import without bundling them (every service Overcast emulates, and what the CDK's handlers load). */
-export const BUNDLED_SDK = [
+const BUNDLED_SDK = [
   '@aws-sdk/client-s3',
   '@aws-sdk/client-s3tables',
   '@aws-sdk/client-cloudformation',

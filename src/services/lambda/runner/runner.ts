@@ -40,7 +40,7 @@ function findNodeBootstrap(): string {
   throw new Error(`${NODE_BOOTSTRAP} is missing: run npm run build`);
 }
 
-export class LambdaRunner {
+class LambdaRunner {
   private codeRoot: CodeRoot | undefined;
   private pythonProgram: string | undefined;
   readonly pool: WorkerPool;
@@ -177,9 +177,4 @@ export function runnerOf(rt: Runtime): LambdaRunner {
     rt.resetHooks.push(() => made.pool.killAll());
   }
   return runner;
-}
-
-/** The runner if one was made (for metrics and tests), without making one. */
-export function existingRunner(rt: Runtime): LambdaRunner | undefined {
-  return runners.get(rt);
 }

@@ -16,12 +16,12 @@ import { clockOf } from './clock.js';
 import { restoreNoncurrent } from './noncurrent.js';
 import { runMaintenance, type RunReport } from './runner.js';
 
-export interface AdminResponse {
+interface AdminResponse {
   status: number;
   body: unknown;
 }
 
-export interface ClockState {
+interface ClockState {
   now: string;
   offsetMs: number;
 }

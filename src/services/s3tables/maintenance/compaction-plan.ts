@@ -31,7 +31,7 @@ export interface Bin {
 
 const MB = 1024 * 1024;
 
-export function targetBytes(settings: CompactionSettings): number {
+function targetBytes(settings: CompactionSettings): number {
   return settings.targetFileSizeMB * MB;
 }
 

@@ -34,7 +34,7 @@ import { writeReplaceSnapshot, type Rewrite } from './replace-commit.js';
 
 export type { CompactionSettings } from './compaction-plan.js';
 
-export interface CompactionReport {
+interface CompactionReport {
   strategy: string;
   rewrittenFiles: number;
   addedFiles: number;

@@ -41,7 +41,7 @@ const ATTEMPTS = 4;
 const BATCH = 100;
 
 /** The AWS failure that stops expiry on this table, if any. */
-export function unsupportedExpiry(metadata: TableMetadata): string | undefined {
+function unsupportedExpiry(metadata: TableMetadata): string | undefined {
   const refs = metadata.refs ?? {};
   for (const [name, ref] of Object.entries(refs)) {
     if (name !== 'main') return FAILURE.refs;
@@ -54,7 +54,7 @@ export function unsupportedExpiry(metadata: TableMetadata): string | undefined {
 }
 
 /** Ids of the snapshots to expire at Overcast time `now`; `timeOf` maps a snapshot timestamp to Overcast time. */
-export function planExpiry(metadata: TableMetadata, settings: SnapshotSettings, now: number, timeOf: (wallMs: number) => number): bigint[] {
+function planExpiry(metadata: TableMetadata, settings: SnapshotSettings, now: number, timeOf: (wallMs: number) => number): bigint[] {
   const cutoff = now - settings.maxSnapshotAgeHours * HOUR_MS;
   const byId = new Map(metadata.snapshots.map((s) => [s['snapshot-id'], s]));
   const retained = new Set<bigint>();
@@ -84,7 +84,7 @@ export function planExpiry(metadata: TableMetadata, settings: SnapshotSettings, 
   return expired;
 }
 
-export interface ExpiryReport {
+interface ExpiryReport {
   expiredSnapshots: number;
   remainingSnapshots: number;
   noncurrentFiles: number;

@@ -12,7 +12,7 @@ import { perStore, type Ctx } from '../../../runtime/runtime.js';
 import { MaintenanceRepo, type NoncurrentRow } from '../../../store/maintenance-repo.js';
 import { repo as s3Repo } from '../../s3/provider.js';
 
-export function hiddenBucketOf(warehouse: string): string {
+function hiddenBucketOf(warehouse: string): string {
   return `${warehouse}/noncurrent`;
 }
 

@@ -12,7 +12,7 @@ import type { ManifestFile, Snapshot, TableMetadata } from '../../../iceberg/typ
 import { yieldNow } from './yield-now.js';
 
 /** `bucket/key` of an S3 location, or undefined for anything else. */
-export function locationKey(location: string): string | undefined {
+function locationKey(location: string): string | undefined {
   const m = /^s3[an]?:\/\/([^/]+)\/(.+)$/.exec(location);
   return m ? `${m[1]}/${m[2]}` : undefined;
 }

@@ -29,7 +29,7 @@ export interface Rewrite {
   startSequence: number;
 }
 
-export interface ReplaceCommit {
+interface ReplaceCommit {
   snapshot: Snapshot;
   /** Manifests and the manifest list written for it. */
   written: string[];

@@ -15,7 +15,7 @@ import type { PathMap } from './replica-files.js';
 const PATH_PROPERTIES = ['write.data.path', 'write.metadata.path', 'write.object-storage.path', 'write.folder-storage.path'];
 const PREVIOUS_VERSIONS_MAX = 100;
 
-export interface MergedReplica {
+interface MergedReplica {
   metadata: TableMetadata;
   /** Source snapshots the replica gains (their files must be copied first). */
   added: Snapshot[];

@@ -32,13 +32,13 @@ import { copySnapshots, PathMap, ReplicationError, type CopyStats } from './repl
 import { mergeReplicaMetadata } from './replica-metadata.js';
 import { storeFileIO } from './store-io.js';
 
-export type DestinationReport = ReplicationDestinationReport;
+type DestinationReport = ReplicationDestinationReport;
 
 const ATTEMPTS = 4;
 const locks = new WeakMap<Runtime, Map<string, Promise<unknown>>>();
 
 /** The destination bucket ARNs of the table's configuration, else of its bucket's. */
-export function destinationsOf(ctx: Ctx, table: TableRow): string[] {
+function destinationsOf(ctx: Ctx, table: TableRow): string[] {
   let config = repo(ctx).getTableConfig(table.id).replication;
   if (!config) config = repo(ctx).getBucket(table.account, table.region, table.bucket)?.replication ?? null;
   if (!config) return [];

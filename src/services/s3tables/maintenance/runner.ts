@@ -31,13 +31,11 @@ import { replicateTable } from './replicate.js';
 import { storeFileIO } from './store-io.js';
 import { removeUnreferencedFiles, type RemovalSettings } from './unreferenced-files.js';
 
-export const JOB_TYPES: readonly JobType[] = ['icebergCompaction', 'icebergSnapshotManagement', 'icebergUnreferencedFileRemoval'];
-
-export type JobReport = MaintenanceJobReport;
-export type TableReport = MaintenanceTableReport;
+type JobReport = MaintenanceJobReport;
+type TableReport = MaintenanceTableReport;
 export type RunReport = MaintenanceRunReport;
 
-export interface RunOptions {
+interface RunOptions {
   /** Only this table (its ARN). */
   tableArn?: string;
   /** A scheduled pass: only due jobs. */

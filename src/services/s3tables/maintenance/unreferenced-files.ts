@@ -25,7 +25,7 @@ export interface RemovalSettings {
   nonCurrentDays: number;
 }
 
-export interface RemovalReport {
+interface RemovalReport {
   /** Objects deleted for good (noncurrent for `nonCurrentDays`). */
   deletedFiles: number;
   deletedBytes: number;

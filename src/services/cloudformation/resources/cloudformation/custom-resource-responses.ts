@@ -46,7 +46,7 @@ function pendingOf(rt: Runtime): Map<string, Pending> {
   return map;
 }
 
-export interface ResponseWait {
+interface ResponseWait {
   url: string;
   response: Promise<CustomResourceResponse>;
   cancel(): void;

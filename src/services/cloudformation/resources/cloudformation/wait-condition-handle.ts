@@ -7,7 +7,7 @@ import { formatAmzDate } from '../../../../wire/sigv4.js';
 import { validateProperties } from '../property-schema.js';
 import type { ResourceContext, ResourceProvider } from '../types.js';
 
-export function waitConditionUrl(rc: ResourceContext): string {
+function waitConditionUrl(rc: ResourceContext): string {
   const { region, account } = rc.ctx;
   const now = formatAmzDate(Date.now());
   const key = `AKIA${createHash('sha256').update(account).digest('hex').slice(0, 16).toUpperCase()}`;

@@ -52,7 +52,7 @@ function noncurrentTransition(t: BucketNoncurrentVersionTransition): S3.Noncurre
   });
 }
 
-export function lifecycleRules(v: BucketLifecycleConfiguration): S3.LifecycleRule[] {
+function lifecycleRules(v: BucketLifecycleConfiguration): S3.LifecycleRule[] {
   return v.Rules.map((r) => {
     const expiration = compact({ Days: r.ExpirationInDays, Date: date(r.ExpirationDate), ExpiredObjectDeleteMarker: r.ExpiredObjectDeleteMarker });
     const transitions = [...(r.Transitions ?? []), ...(r.Transition ? [r.Transition] : [])].map(transition);
