@@ -9,7 +9,7 @@ import type { Ctx } from '../runtime/runtime.js';
 import type { AwsError } from '../wire/errors.js';
 import { denialMessage, evaluate, globalKeys, type ContextKeys, type PolicyRequest } from './policy.js';
 
-interface AccessCheck {
+export interface AccessCheck {
   actions: readonly string[];
   /** The resource's ARN; several (S3's DeleteObjects) are each checked, under the same policies and keys. */
   resource: string | readonly string[];
@@ -19,8 +19,8 @@ interface AccessCheck {
   keys?: ContextKeys;
 }
 
-/** Throws `deny(message)` unless `ctx.caller` may perform every action of `check`; no caller, no check. */
-export function authorize(ctx: Ctx, check: AccessCheck, deny: (message: string) => AwsError): void {
+/** Each resource of `check` that `ctx.caller` may not act on as every action asks, with AWS's message; no caller, no check. */
+function* denials(ctx: Ctx, check: AccessCheck): Generator<[resource: string, message: string]> {
   const caller = ctx.caller;
   if (!caller) return;
   const keys = { ...globalKeys(caller), 'aws:resourceaccount': check.resourceAccount, ...check.keys };
@@ -28,7 +28,20 @@ export function authorize(ctx: Ctx, check: AccessCheck, deny: (message: string) 
     for (const action of check.actions) {
       const request: PolicyRequest = { principal: caller, action, resource, resourceAccount: check.resourceAccount, keys };
       const evaluation = evaluate(check.policies, request);
-      if (evaluation.decision !== 'allow') throw deny(denialMessage(request, evaluation));
+      if (evaluation.decision !== 'allow') {
+        yield [resource, denialMessage(request, evaluation)];
+        break;
+      }
     }
   }
+}
+
+/** Throws `deny(message)` unless `ctx.caller` may perform every action of `check`; no caller, no check. */
+export function authorize(ctx: Ctx, check: AccessCheck, deny: (message: string) => AwsError): void {
+  for (const [, message] of denials(ctx, check)) throw deny(message);
+}
+
+/** The resources of `check` the caller may not act on, for an operation that answers each in its result (S3's DeleteObjects). */
+export function refusedResources(ctx: Ctx, check: AccessCheck): Set<string> {
+  return new Set(Array.from(denials(ctx, check), ([resource]) => resource));
 }

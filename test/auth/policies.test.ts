@@ -9,7 +9,9 @@
 import {
   CreateBucketCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutBucketPolicyCommand,
   PutObjectCommand,
@@ -169,6 +171,24 @@ describe('S3 bucket policies', () => {
     const put = await failure(owner.s3.send(new PutObjectCommand({ Bucket: 'owned', Key: 'k', Body: 'over http' })));
     expect([put.status, put.name]).toEqual([403, 'AccessDenied']);
     expect(await (await owner.s3.send(new GetObjectCommand({ Bucket: 'owned', Key: 'k' }))).Body!.transformToString()).toBe('v');
+  });
+
+  it('DeleteObjects answers a key the caller may not delete with AccessDenied in its result and deletes the others', async () => {
+    await owner.s3.send(new CreateBucketCommand({ Bucket: 'shared-deletes' }));
+    for (const key of ['scratch/a', 'scratch/b', 'kept/c']) await owner.s3.send(new PutObjectCommand({ Bucket: 'shared-deletes', Key: key, Body: key }));
+    await owner.s3.send(
+      new PutBucketPolicyCommand({
+        Bucket: 'shared-deletes',
+        Policy: policy({ Effect: 'Allow', Principal: { AWS: OTHER }, Action: 's3:DeleteObject', Resource: 'arn:aws:s3:::shared-deletes/scratch/*' }),
+      }),
+    );
+    const out = await guest.s3.send(
+      new DeleteObjectsCommand({ Bucket: 'shared-deletes', Delete: { Objects: [{ Key: 'scratch/a' }, { Key: 'kept/c' }, { Key: 'scratch/b' }] } }),
+    );
+    expect(out.Deleted?.map((d) => d.Key)).toEqual(['scratch/a', 'scratch/b']);
+    expect(out.Errors).toEqual([{ Key: 'kept/c', Code: 'AccessDenied', Message: 'Access Denied' }]);
+    expect(await (await owner.s3.send(new GetObjectCommand({ Bucket: 'shared-deletes', Key: 'kept/c' }))).Body!.transformToString()).toBe('kept/c');
+    expect((await failure(owner.s3.send(new HeadObjectCommand({ Bucket: 'shared-deletes', Key: 'scratch/a' })))).status).toBe(404);
   });
 });
 

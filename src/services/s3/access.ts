@@ -2,13 +2,15 @@
  * Strict mode's authorization for S3: the `s3:` action of each operation (Service Authorization
  * Reference, "Actions defined by Amazon S3"; Delete… configuration calls need the Put… action),
  * checked on the bucket or object ARN against the bucket's policy with S3's condition keys
- * (s3:prefix, s3:x-amz-acl, s3:authType, …). A table's warehouse bucket is S3 Tables' table
- * storage: only the object operations AWS supports there, with the headers it lists (API
- * Reference, "Supported Amazon S3 object-level API operations for S3 Tables"), no presigned URLs,
- * and reads/writes authorized as s3tables:GetTableData / PutTableData on the table.
+ * (s3:prefix, s3:x-amz-acl, s3:authType, …); DeleteObjects checks each key and, as S3 does,
+ * answers a refused one with AccessDenied in its result rather than refusing the request. A
+ * table's warehouse bucket is S3 Tables' table storage: only the object operations AWS supports
+ * there, with the headers it lists (API Reference, "Supported Amazon S3 object-level API
+ * operations for S3 Tables"), no presigned URLs, and reads/writes authorized as
+ * s3tables:GetTableData / PutTableData on the table.
  */
 import type * as S3 from '@aws-sdk/client-s3';
-import { authorize } from '../../auth/authorize.js';
+import { authorize, refusedResources, type AccessCheck } from '../../auth/authorize.js';
 import type { Ctx } from '../../runtime/runtime.js';
 import { checkWarehouseAccess } from '../s3tables/access.js';
 import { repo } from './common.js';
@@ -166,11 +168,26 @@ function bucketAccess(ctx: Ctx, bucket: string): BucketAccess {
 }
 
 /** `action` on each of `keys` in `bucket` (the bucket itself when `keys` is undefined), under the bucket's policy. */
-function checkS3(ctx: Ctx, action: string, bucket: string, keys: readonly string[] | undefined, operation: string, input: Input): void {
+function s3Check(ctx: Ctx, action: string, bucket: string, keys: readonly string[] | undefined, operation: string, input: Input): AccessCheck {
   const { owner, policies } = bucketAccess(ctx, bucket);
   const arn = `arn:${ctx.partition}:s3:::${bucket}`;
   const resource = keys === undefined ? arn : keys.map((key) => `${arn}/${key}`);
-  authorize(ctx, { actions: [`s3:${action}`], resource, resourceAccount: owner, policies, keys: s3Keys(ctx, operation, input, owner) }, deny);
+  return { actions: [`s3:${action}`], resource, resourceAccount: owner, policies, keys: s3Keys(ctx, operation, input, owner) };
+}
+
+function checkS3(ctx: Ctx, action: string, bucket: string, keys: readonly string[] | undefined, operation: string, input: Input): void {
+  authorize(ctx, s3Check(ctx, action, bucket, keys, operation, input), deny);
+}
+
+/** The keys of a DeleteObjects request its caller may not delete, by request input. */
+const refusedDeletes = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * The keys of DeleteObjects' `input` the caller may not delete: S3 checks each key and answers a
+ * refused one with AccessDenied in the result, deleting the others.
+ */
+export function deletesRefused(input: object): ReadonlySet<string> | undefined {
+  return refusedDeletes.get(input);
 }
 
 /** Table storage's rules for one request, and its authorization as s3tables:Get/PutTableData. */
@@ -215,7 +232,9 @@ export function authorizeS3(ctx: Ctx, operation: string, input: Input, method: s
   }
   if (operation === 'DeleteObjects') {
     const keys = ((input.Delete as S3.Delete | undefined)?.Objects ?? []).map((o) => o.Key ?? '');
-    checkS3(ctx, 'DeleteObject', bucket, keys, operation, input);
+    const refused = refusedResources(ctx, s3Check(ctx, 'DeleteObject', bucket, keys, operation, input));
+    const prefix = `arn:${ctx.partition}:s3:::${bucket}/`;
+    if (refused.size > 0) refusedDeletes.set(input, new Set([...refused].map((arn) => arn.slice(prefix.length))));
     return;
   }
   const objectAction = OBJECT_ACTIONS[operation];

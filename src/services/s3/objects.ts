@@ -12,6 +12,7 @@ import type { Ctx } from '../../runtime/runtime.js';
 import { AwsError } from '../../wire/errors.js';
 import type { ObjectRow } from '../../store/s3-repo.js';
 import { INLINE_LIMIT } from '../../store/blobs.js';
+import { deletesRefused } from './access.js';
 import { declaredChecksum, memberOf, type ChecksumAlgorithm } from './checksums.js';
 import { checkKey, MAX_OBJECT_SIZE, repo, requireBucket } from './common.js';
 import {
@@ -266,11 +267,16 @@ export function deleteObjects(ctx: Ctx, input: S3.DeleteObjectsRequest): S3.Dele
   if (!objects || objects.length === 0 || objects.length > 1000) throw s3Errors.malformedXml();
   const deleted: S3.DeletedObject[] = [];
   const errors: S3._Error[] = [];
+  const refused = deletesRefused(input);
   let released = 0;
   ctx.rt.meta.tx(() => {
     const r = repo(ctx);
     for (const o of objects) {
       if (o.Key === undefined) throw s3Errors.malformedXml();
+      if (refused?.has(o.Key)) {
+        errors.push({ Key: o.Key, ...(o.VersionId !== undefined ? { VersionId: o.VersionId } : {}), Code: 'AccessDenied', Message: 'Access Denied' });
+        continue;
+      }
       if (o.VersionId !== undefined && o.VersionId !== 'null') {
         errors.push({ Key: o.Key, VersionId: o.VersionId, Code: 'NoSuchVersion', Message: 'The specified version does not exist.' });
         continue;
