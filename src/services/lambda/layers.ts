@@ -182,7 +182,7 @@ export function getLayerVersionPolicy(ctx: Ctx, input: L.GetLayerVersionPolicyRe
 }
 
 /** A function's layer in its configuration: the ARN as given, the version's size when it is here. */
-export interface FunctionLayer {
+interface FunctionLayer {
   arn: string;
   /** This account and region's layer version; undefined for another account's layer. */
   row?: LayerVersionRow;
