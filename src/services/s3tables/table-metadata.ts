@@ -15,7 +15,7 @@ import type { Ctx, Runtime } from '../../runtime/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { INLINE_LIMIT } from '../../store/blobs.js';
-import { deleteObject, getObjectContent, putSmallObject } from '../s3/provider.js';
+import { deleteObject, getObjectContent, putSmallObject } from '../s3/objects.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 import { repo } from './lookup.js';
