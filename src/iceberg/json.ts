@@ -4,8 +4,7 @@
  * most of them; here every integer beyond 2^53 parses as a `bigint`, every snapshot id (by its
  * key, wherever it appears) becomes a `bigint`, and `bigint`s are written back digit for digit.
  */
-import { createRequire } from 'node:module';
-import { packagePath } from '../package-root.js';
+import { requireOnDemand } from '../on-demand.js';
 
 type LosslessJson = typeof import('lossless-json');
 let lossless: LosslessJson | undefined;
@@ -13,7 +12,7 @@ let lossless: LosslessJson | undefined;
 // Required (its one-file CommonJS build) by the first document with a long number only: most
 // processes never read one, and its ES module build is ten modules to load.
 function losslessJson(): LosslessJson {
-  return (lossless ??= createRequire(packagePath('package.json'))('lossless-json') as LosslessJson);
+  return (lossless ??= requireOnDemand<LosslessJson>('lossless-json'));
 }
 
 /** Keys whose values are snapshot ids in table metadata, REST requests and responses. */

@@ -8,7 +8,7 @@
  * version token. A swap that loses leaves no file behind.
  */
 import { randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { zlib } from '../../on-demand.js';
 import { parseIcebergJson, stringifyIcebergJson } from '../../iceberg/json.js';
 import type { TableMetadata } from '../../iceberg/types.js';
 import type { Ctx, Runtime } from '../../runtime/runtime.js';
@@ -109,7 +109,7 @@ export async function readMetadataFile(ctx: Ctx, location: string): Promise<Meta
   let parsed: unknown;
   let text: string;
   try {
-    text = (location.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    text = (location.endsWith('.gz') ? zlib().gunzipSync(bytes) : bytes).toString('utf8');
     parsed = parseIcebergJson(text);
   } catch (err) {
     throw unreadable(location, (err as Error).message);
