@@ -1,7 +1,8 @@
 // CDK: `cdk deploy` of the end-to-end test's S3 Tables app (test/cdk/app, transpiled) with the real
 // CLI against a spawned Overcast — the wall time, the CLI's own synthesis time (as it reports it)
 // and Overcast's server time (request handling plus background work, from /_overcast/metrics)
-// side by side — and `deployStack` in-process (startOvercast) of CDK-synthesized templates with
+// side by side, the same stack with an autoDeleteObjects bucket (a Lambda-backed custom resource)
+// beside it in alternating rounds — and `deployStack` in-process (startOvercast) of CDK-synthesized templates with
 // 1, 10 and 100 resources.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -77,9 +78,13 @@ async function cliRun(report) {
     const boot = await measured(['bootstrap', 'aws://000000000000/us-east-1'], plain, env, endpoint);
     const deploys = [];
     const destroys = [];
+    const autoDeletes = [];
+    const withAutoDelete = ['-c', 'autoDeleteBucket=true'];
     for (let r = 0; r < ROUNDS; r++) {
       deploys.push(await measured(['deploy', '--require-approval', 'never'], app, env, endpoint));
       destroys.push(await measured(['destroy', '--force'], app, env, endpoint));
+      autoDeletes.push(await measured(['deploy', '--require-approval', 'never', ...withAutoDelete], app, env, endpoint));
+      await measured(['destroy', '--force', ...withAutoDelete], app, env, endpoint);
     }
     const row = (label, runs, target = '≤ 5% of wall') => {
       const wall = median(runs.map((x) => x.wall));
@@ -99,6 +104,9 @@ async function cliRun(report) {
     row('cdk bootstrap (first request of a fresh server, no app)', [boot], '');
     row('cdk deploy, new S3 Tables stack', deploys);
     row('cdk destroy', destroys);
+    row('cdk deploy, the same stack with an autoDeleteObjects bucket', autoDeletes, '');
+    const ratio = median(autoDeletes.map((x) => x.wall)) / median(deploys.map((x) => x.wall));
+    report({ area: 'cdk', metric: 'cdk deploy with an autoDeleteObjects bucket / without (wall)', value: ratio, unit: '×', target: '≤ 1.5×' });
   } finally {
     await stopChild(child);
     dir.cleanup();

@@ -17,6 +17,7 @@ export const RUN_TYPES = [
   'AWS::ECR::Repository',
   'AWS::Lambda::Alias',
   'AWS::Lambda::Function',
+  'AWS::Lambda::LayerVersion',
   'AWS::Lambda::Permission',
   'AWS::Lambda::Version',
   'AWS::S3::Bucket',

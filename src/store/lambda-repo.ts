@@ -2,7 +2,9 @@
  * Lambda's rows: typed reads and writes of functions, their versions (`$LATEST` = 0), aliases,
  * resource policies and code packages over the metadata store. Every lookup is by primary key and
  * every listing an index range starting after the last key returned, so a page costs the page.
- * Code packages are shared by content: one is dropped once no version refers to it.
+ * Code packages are shared by content (function versions and layer versions alike): one is dropped
+ * once nothing refers to it. Rows are written with named parameters, so a column added later
+ * cannot shift the others.
  */
 import type { MetadataStore } from './database.js';
 
@@ -46,6 +48,27 @@ export interface PolicyRow {
   revision_id: string;
 }
 
+export interface LayerVersionRow {
+  account: string;
+  region: string;
+  name: string;
+  version: number;
+  description: string;
+  /** JSON array of runtime names. */
+  runtimes: string;
+  /** JSON array of architectures. */
+  architectures: string;
+  license: string | null;
+  code_sha: string;
+  code_size: number;
+  created_at: number;
+  /** JSON array of the version's policy statements, or null. */
+  policy: string | null;
+  policy_revision: string | null;
+  /** 1 once deleted through the API while functions still used it (hidden from every read but theirs). */
+  deleted?: number;
+}
+
 export class LambdaRepo {
   constructor(private readonly store: MetadataStore) {}
 
@@ -57,8 +80,8 @@ export class LambdaRepo {
 
   insertFunction(row: FunctionRow): void {
     this.store
-      .stmt('INSERT INTO lambda_functions (account, region, name, tags, last_version, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(row.account, row.region, row.name, row.tags, row.last_version, row.created_at);
+      .stmt('INSERT INTO lambda_functions (account, region, name, tags, last_version, created_at) VALUES (@account, @region, @name, @tags, @last_version, @created_at)')
+      .run(row);
   }
 
   setTags(account: string, region: string, name: string, tags: string): void {
@@ -93,9 +116,9 @@ export class LambdaRepo {
     this.store
       .stmt(
         `INSERT OR REPLACE INTO lambda_versions (account, region, name, version, config, code_sha, code_size, revision_id, last_modified)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (@account, @region, @name, @version, @config, @code_sha, @code_size, @revision_id, @last_modified)`,
       )
-      .run(row.account, row.region, row.name, row.version, row.config, row.code_sha, row.code_size, row.revision_id, row.last_modified);
+      .run(row);
   }
 
   deleteVersion(account: string, region: string, name: string, version: number): string | undefined {
@@ -147,9 +170,9 @@ export class LambdaRepo {
     this.store
       .stmt(
         `INSERT OR REPLACE INTO lambda_aliases (account, region, name, alias, function_version, description, routing, revision_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (@account, @region, @name, @alias, @function_version, @description, @routing, @revision_id)`,
       )
-      .run(row.account, row.region, row.name, row.alias, row.function_version, row.description, row.routing, row.revision_id);
+      .run(row);
   }
 
   deleteAlias(account: string, region: string, name: string, alias: string): void {
@@ -212,12 +235,102 @@ export class LambdaRepo {
     return row?.zip;
   }
 
-  /** Drops the packages no version refers to any more. */
+  /** Drops the packages no function or layer version refers to any more. */
   dropUnusedCode(shas: Iterable<string>): void {
     for (const sha of new Set(shas)) {
       this.store
-        .stmt('DELETE FROM lambda_code WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM lambda_versions WHERE code_sha = ?)')
-        .run(sha, sha);
+        .stmt(
+          `DELETE FROM lambda_code WHERE sha256 = @sha AND NOT EXISTS (SELECT 1 FROM lambda_versions WHERE code_sha = @sha)
+             AND NOT EXISTS (SELECT 1 FROM lambda_layer_versions WHERE code_sha = @sha)`,
+        )
+        .run({ sha });
     }
   }
+
+  /** Gives out the layer's next version number (never one given before, even after deletes). */
+  nextLayerVersion(account: string, region: string, name: string): number {
+    const row = this.store
+      .stmt(
+        `INSERT INTO lambda_layers (account, region, name, last_version) VALUES (?, ?, ?, 1)
+         ON CONFLICT (account, region, name) DO UPDATE SET last_version = last_version + 1 RETURNING last_version`,
+      )
+      .get(account, region, name) as { last_version: number };
+    return row.last_version;
+  }
+
+  putLayerVersion(row: LayerVersionRow): void {
+    this.store
+      .stmt(
+        `INSERT OR REPLACE INTO lambda_layer_versions
+           (account, region, name, version, description, runtimes, architectures, license, code_sha, code_size, created_at, policy, policy_revision, deleted)
+         VALUES (@account, @region, @name, @version, @description, @runtimes, @architectures, @license, @code_sha, @code_size, @created_at, @policy, @policy_revision, @deleted)`,
+      )
+      .run({ deleted: 0, ...row });
+  }
+
+  /** A layer version; one deleted while functions still use it only when `withDeleted`. */
+  getLayerVersion(account: string, region: string, name: string, version: number, withDeleted = false): LayerVersionRow | undefined {
+    const row = this.store
+      .stmt('SELECT * FROM lambda_layer_versions WHERE account = ? AND region = ? AND name = ? AND version = ?')
+      .get(account, region, name, version) as LayerVersionRow | undefined;
+    return row && (withDeleted || !row.deleted) ? row : undefined;
+  }
+
+  /**
+   * Deletes a layer version (`arn` is its ARN); returns its code hash when the row went. A version
+   * some function version still names is only hidden: finding those scans the functions'
+   * configurations, which a delete of a layer can afford.
+   */
+  deleteLayerVersion(account: string, region: string, name: string, version: number, arn: string): string | undefined {
+    const used = this.store
+      .stmt('SELECT 1 FROM lambda_versions WHERE account = ? AND region = ? AND instr(config, ?) > 0 LIMIT 1')
+      .get(account, region, JSON.stringify(arn));
+    if (used) {
+      this.store
+        .stmt('UPDATE lambda_layer_versions SET deleted = 1 WHERE account = ? AND region = ? AND name = ? AND version = ?')
+        .run(account, region, name, version);
+      return undefined;
+    }
+    const row = this.store
+      .stmt('DELETE FROM lambda_layer_versions WHERE account = ? AND region = ? AND name = ? AND version = ? RETURNING code_sha')
+      .get(account, region, name, version) as { code_sha: string } | undefined;
+    return row?.code_sha;
+  }
+
+  /** A layer's versions below `before` that match the filters, newest first (as ListLayerVersions answers). */
+  listLayerVersions(account: string, region: string, name: string, before: number, limit: number, filter: LayerFilter): LayerVersionRow[] {
+    return this.store
+      .stmt(
+        `SELECT * FROM lambda_layer_versions WHERE account = @account AND region = @region AND name = @name AND version < @before
+           AND ${MATCHES} ORDER BY version DESC LIMIT CAST(@limit AS INTEGER)`,
+      )
+      .all({ account, region, name, before, limit, ...filterParams(filter) }) as LayerVersionRow[];
+  }
+
+  /** The newest version matching the filters of each layer after `after`, in name order. */
+  listLatestLayerVersions(account: string, region: string, after: string, limit: number, filter: LayerFilter): LayerVersionRow[] {
+    return this.store
+      .stmt(
+        `SELECT v.* FROM (SELECT name, MAX(version) AS version FROM lambda_layer_versions
+             WHERE account = @account AND region = @region AND name > @after AND ${MATCHES}
+             GROUP BY name ORDER BY name LIMIT CAST(@limit AS INTEGER)) AS latest
+           JOIN lambda_layer_versions v ON v.account = @account AND v.region = @region AND v.name = latest.name AND v.version = latest.version
+           ORDER BY v.name`,
+      )
+      .all({ account, region, after, limit, ...filterParams(filter) }) as LayerVersionRow[];
+  }
+}
+
+/** ListLayers and ListLayerVersions' filters: a runtime and an architecture the version must list. */
+export interface LayerFilter {
+  runtime?: string;
+  architecture?: string;
+}
+
+const MATCHES =
+  'deleted = 0 AND (@runtime IS NULL OR EXISTS (SELECT 1 FROM json_each(runtimes) WHERE value = @runtime)) ' +
+  'AND (@architecture IS NULL OR EXISTS (SELECT 1 FROM json_each(architectures) WHERE value = @architecture))';
+
+function filterParams(filter: LayerFilter): { runtime: string | null; architecture: string | null } {
+  return { runtime: filter.runtime ?? null, architecture: filter.architecture ?? null };
 }

@@ -2,20 +2,22 @@
  * The CDK CLI against a stack of Lambda-backed constructs (lambda-app/): `cdk deploy` runs the
  * custom resources for real — the AwsCustomResource's s3tables call answers with the table
  * bucket's id, the cr.Provider's inline function its Data (masked in the outputs when it answers
- * NoEcho) — and the asset function, invoked with the SDK, lists buckets through the SDK inside the
- * handler; `cdk deploy --hotswap` swaps its code through UpdateFunctionCode (CloudFormation's
- * template stays as it was), and so does `cdk watch` on start and on a change of the source; a
- * full deploy of the same change leaves the autoDeleteObjects bucket's objects alone; `cdk
- * destroy` empties and removes that bucket. A second stack's cr.Provider with isComplete fails, as
- * Step Functions is not emulated, and rolls back clean. Both assemblies are synthesized once,
- * after `cdk bootstrap`, and every deploy but the watch's runs from them.
+ * NoEcho), BucketDeployment's Python handler copies a site with the AWS CLI of its layer — and
+ * the asset function, invoked with the SDK, lists buckets through the SDK inside the handler;
+ * `cdk deploy --hotswap` swaps its code through UpdateFunctionCode (CloudFormation's template
+ * stays as it was) and re-runs the BucketDeployment with the new page, and so does `cdk watch` on
+ * start and on a change of the source; a full deploy of the same change leaves the
+ * autoDeleteObjects bucket's objects alone; `cdk destroy` empties and removes that bucket, the
+ * site's bucket and the layer. A second stack's cr.Provider with isComplete fails, as Step
+ * Functions is not emulated, and rolls back clean. Both assemblies are synthesized once, after
+ * `cdk bootstrap`, and every deploy but the watch's runs from them.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteStackCommand, DescribeStacksCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
-import { GetFunctionCommand, InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
-import { GetBucketTaggingCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetFunctionCommand, InvokeCommand, LambdaClient, ListFunctionsCommand, ListLayersCommand } from '@aws-sdk/client-lambda';
+import { GetBucketTaggingCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetTableBucketCommand } from '@aws-sdk/client-s3tables';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +60,16 @@ async function invokeLister(): Promise<Record<string, any>> {
   const out = await lambda.send(new InvokeCommand({ FunctionName: outputs.ListerName, Payload: Buffer.from('{"probe":true}') }));
   expect(out.FunctionError, Buffer.from(out.Payload ?? []).toString()).toBeUndefined();
   return JSON.parse(Buffer.from(out.Payload!).toString()) as Record<string, any>;
+}
+
+/** The site bucket's objects and their text. */
+async function siteFiles(): Promise<Record<string, string>> {
+  const listed = await c.s3.send(new ListObjectsV2Command({ Bucket: outputs.SiteBucket }));
+  const files: Record<string, string> = {};
+  for (const o of listed.Contents ?? []) {
+    files[o.Key!] = await (await c.s3.send(new GetObjectCommand({ Bucket: outputs.SiteBucket, Key: o.Key! }))).Body!.transformToString();
+  }
+  return files;
 }
 
 function expectOk(r: { code: number; output: string }): void {
@@ -110,7 +122,11 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     const tags = await c.s3.send(new GetBucketTaggingCommand({ Bucket: outputs.UploadsBucket }));
     expect(tags.TagSet).toContainEqual({ Key: 'aws-cdk:auto-delete-objects', Value: 'true' });
     const fns = (await lambda.send(new ListFunctionsCommand({}))).Functions ?? [];
-    expect(fns.map((f) => f.Runtime).sort()).toEqual(['nodejs20.x', 'nodejs20.x', 'nodejs24.x', 'nodejs24.x', 'nodejs24.x']);
+    expect(fns.map((f) => f.Runtime).sort()).toEqual(['nodejs20.x', 'nodejs20.x', 'nodejs24.x', 'nodejs24.x', 'nodejs24.x', 'python3.13']);
+    // BucketDeployment's Python handler ran the AWS CLI from its layer: the site is in its bucket.
+    expect(await siteFiles()).toEqual({ 'web/index.html': '<p>version 1</p>\n', 'web/robots.txt': 'User-agent: *' });
+    const layers = (await lambda.send(new ListLayersCommand({}))).Layers ?? [];
+    expect(layers.map((l) => l.LatestMatchingVersion?.Description)).toEqual(['/opt/awscli/aws']);
 
     // The asset function runs its code and reaches Overcast's S3 through the SDK the runtime provides.
     const got = await invokeLister();
@@ -140,6 +156,9 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
     const r = await cdk([...DEPLOY, STACK, '--hotswap', '--app', v2], { cwd: plainDir, env });
     expectOk(r);
     expect(r.output).toContain(`✨ AWS::Lambda::Function '${outputs.ListerName}' hotswapped!`);
+    // The BucketDeployment is hotswapped too: the CLI invokes its function with the new sources.
+    expect(r.output).toContain(`✨ Contents of AWS::S3::Bucket '${outputs.SiteBucket}' hotswapped!`);
+    expect((await siteFiles())['web/index.html']).toBe('<p>version 2</p>\n');
     const after = await lambda.send(new GetFunctionCommand({ FunctionName: outputs.ListerName }));
     expect(after.Configuration!.CodeSha256).not.toBe(before.Configuration!.CodeSha256);
     expect(after.Configuration!.LastUpdateStatus).toBe('Successful');
@@ -195,6 +214,8 @@ describe('Lambda-backed CDK constructs through the CDK CLI', () => {
       $metadata: { httpStatusCode: 404 },
     });
     expect((await lambda.send(new ListFunctionsCommand({}))).Functions).toEqual([]);
+    expect((await lambda.send(new ListLayersCommand({}))).Layers).toEqual([]);
+    await expect(c.s3.send(new HeadBucketCommand({ Bucket: outputs.SiteBucket }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
     expect(await tableBucketNames(c)).toEqual([]);
     expect(await liveStacks(c)).toEqual({ CDKToolkit: 'CREATE_COMPLETE' });
   }, CLI_TEST_MS);

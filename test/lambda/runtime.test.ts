@@ -7,12 +7,12 @@
  * cannot be opened — each answered in Lambda's error shape while the server stays up. Python
  * handlers run on the machine's python3 with boto3.
  */
-import { execFileSync } from 'node:child_process';
 import { CreateFunctionCommand, InvokeCommand, LambdaClient, type Runtime } from '@aws-sdk/client-lambda';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure } from '../helpers/errors.js';
+import { hasPythonWithBoto3 } from '../helpers/python.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -200,16 +200,7 @@ describe('failures answer in Lambda’s error shape and the server stays up', ()
   });
 });
 
-const hasBoto3 = (() => {
-  try {
-    execFileSync('python3', ['-c', 'import boto3'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-describe.runIf(hasBoto3)('Python handlers (python3 with boto3 on this machine)', () => {
+describe.runIf(hasPythonWithBoto3)('Python handlers (python3 with boto3 on this machine)', () => {
   it('run with the event and context, and boto3 reaches Overcast', async () => {
     await fn(
       'py',

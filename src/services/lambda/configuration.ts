@@ -12,6 +12,7 @@ import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
 import type { VersionRow } from '../../store/lambda-repo.js';
 import { lambdaErrors } from './errors.js';
+import { functionLayers } from './layers.js';
 import { functionArn, LATEST, lastModifiedText } from './naming.js';
 
 export interface StoredConfig {
@@ -47,21 +48,28 @@ const RESERVED = new Set([
 
 export type ConfigInput = Partial<Pick<L.CreateFunctionRequest, 'Runtime' | 'Role' | 'Handler' | 'Description' | 'Timeout' | 'MemorySize' | 'Environment' | 'Layers' | 'EphemeralStorage' | 'LoggingConfig' | 'TracingConfig' | 'KMSKeyArn' | 'DeadLetterConfig' | 'VpcConfig'>>;
 
-/** `base` with the members `input` gives applied (UpdateFunctionConfiguration replaces each member it names). */
+/** What Lambda gives a function for each member CreateFunction leaves out. */
+export function defaultConfig(name: string): StoredConfig {
+  return {
+    Role: '',
+    Description: '',
+    Timeout: 3,
+    MemorySize: 128,
+    Architectures: ['x86_64'],
+    PackageType: 'Zip',
+    EphemeralStorage: { Size: 512 },
+    LoggingConfig: { LogFormat: 'Text', LogGroup: `/aws/lambda/${name}` },
+    TracingConfig: { Mode: 'PassThrough' },
+  };
+}
+
+/**
+ * `base` with the members `input` gives applied (UpdateFunctionConfiguration replaces each member
+ * it names). An empty KMSKeyArn or a DeadLetterConfig without TargetArn removes the setting, as
+ * on AWS; log levels belong to the JSON log format (INFO unless set) and go with the Text one.
+ */
 export function applyConfig(name: string, base: StoredConfig | undefined, input: ConfigInput & { PackageType?: string; Architectures?: string[] }): StoredConfig {
-  const next: StoredConfig = base
-    ? { ...base }
-    : {
-        Role: input.Role ?? '',
-        Description: '',
-        Timeout: 3,
-        MemorySize: 128,
-        Architectures: ['x86_64'],
-        PackageType: 'Zip',
-        EphemeralStorage: { Size: 512 },
-        LoggingConfig: { LogFormat: 'Text', LogGroup: `/aws/lambda/${name}` },
-        TracingConfig: { Mode: 'PassThrough' },
-      };
+  const next: StoredConfig = base ? { ...base } : { ...defaultConfig(name), Role: input.Role ?? '' };
   if (input.Runtime !== undefined) next.Runtime = input.Runtime;
   if (input.Role !== undefined) next.Role = input.Role;
   if (input.Handler !== undefined) next.Handler = input.Handler;
@@ -75,15 +83,29 @@ export function applyConfig(name: string, base: StoredConfig | undefined, input:
   }
   if (input.Layers !== undefined) next.Layers = [...input.Layers];
   if (input.EphemeralStorage?.Size !== undefined) next.EphemeralStorage = { Size: input.EphemeralStorage.Size };
-  if (input.LoggingConfig !== undefined) next.LoggingConfig = { ...next.LoggingConfig, ...input.LoggingConfig };
+  if (input.LoggingConfig !== undefined) next.LoggingConfig = logging({ ...next.LoggingConfig, ...input.LoggingConfig });
   if (input.TracingConfig?.Mode !== undefined) next.TracingConfig = { Mode: input.TracingConfig.Mode };
-  if (input.KMSKeyArn !== undefined) next.KMSKeyArn = input.KMSKeyArn;
-  if (input.DeadLetterConfig !== undefined) next.DeadLetterConfig = input.DeadLetterConfig;
+  if (input.KMSKeyArn !== undefined) {
+    if (input.KMSKeyArn) next.KMSKeyArn = input.KMSKeyArn;
+    else delete next.KMSKeyArn;
+  }
+  if (input.DeadLetterConfig !== undefined) {
+    if (input.DeadLetterConfig.TargetArn) next.DeadLetterConfig = { TargetArn: input.DeadLetterConfig.TargetArn };
+    else delete next.DeadLetterConfig;
+  }
   if (input.VpcConfig !== undefined) next.VpcConfig = input.VpcConfig;
   if (input.PackageType !== undefined) next.PackageType = input.PackageType;
   if (input.Architectures !== undefined && input.Architectures.length > 0) next.Architectures = [...input.Architectures];
   checkConfig(next, input.Runtime !== undefined);
   return next;
+}
+
+function logging(c: L.LoggingConfig): L.LoggingConfig {
+  if (c.LogFormat !== 'JSON') {
+    const { ApplicationLogLevel: _a, SystemLogLevel: _s, ...text } = c;
+    return text;
+  }
+  return { ...c, ApplicationLogLevel: c.ApplicationLogLevel ?? 'INFO', SystemLogLevel: c.SystemLogLevel ?? 'INFO' };
 }
 
 function checkConfig(c: StoredConfig, runtimeGiven: boolean): void {
@@ -148,7 +170,7 @@ export function functionConfiguration(ctx: Ctx, row: VersionRow): L.FunctionConf
     ...(c.VpcConfig ? { VpcConfig: { ...c.VpcConfig, VpcId: '' } } : {}),
     TracingConfig: { Mode: c.TracingConfig.Mode as L.TracingMode },
     RevisionId: row.revision_id,
-    ...(c.Layers?.length ? { Layers: c.Layers.map((Arn) => ({ Arn, CodeSize: 0 })) } : {}),
+    ...(c.Layers?.length ? { Layers: functionLayers(ctx, c.Layers).map((l) => ({ Arn: l.arn, CodeSize: l.row?.code_size ?? 0 })) } : {}),
     State: 'Active',
     LastUpdateStatus: 'Successful',
     PackageType: c.PackageType as L.PackageType,

@@ -13,8 +13,10 @@ import type { VersionRow } from '../../store/lambda-repo.js';
 import { storeCode } from './code.js';
 import { applyConfig, functionConfiguration, storedConfig, type StoredConfig } from './configuration.js';
 import { check, checkRevision, lambdaErrors } from './errors.js';
+import { checkFunctionLayers } from './layers.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isValidName, isVersionNumber, LATEST } from './naming.js';
+import { markerKey, pageOf } from './paging.js';
 import { runnerOf } from './runner/runner.js';
 import { publishFrom } from './versions.js';
 
@@ -43,6 +45,7 @@ export async function createFunction(ctx: Ctx, input: L.CreateFunctionRequest): 
   if (config.PackageType === 'Zip' && input.Code?.ImageUri !== undefined) {
     throw lambdaErrors.invalidParameter('Please don\'t provide ImageUri when updating a function with packageType Zip.');
   }
+  if (input.Layers !== undefined) checkFunctionLayers(ctx, input.Layers);
   const code = await storeCode(ctx, input.Code ?? {});
   if (code.imageUri) config.ImageUri = code.imageUri;
   const now = Date.now();
@@ -83,23 +86,17 @@ export function listFunctions(ctx: Ctx, input: L.ListFunctionsRequest): L.ListFu
   const repo = lambdaRepo(ctx);
   let after = '';
   let afterVersion = -1;
-  if (input.Marker) {
-    const decoded = Buffer.from(input.Marker, 'base64').toString('utf8');
-    const m = /^(.*)#(-?\d+)$/.exec(decoded);
+  const key = markerKey(input.Marker);
+  if (key !== undefined) {
+    const m = /^(.*)#(-?\d+)$/.exec(key);
     if (!m) throw lambdaErrors.invalidParameter('Invalid Marker');
     after = m[1]!;
     afterVersion = Number(m[2]);
   }
-  const rows =
-    input.FunctionVersion === 'ALL'
-      ? repo.listAllVersions(ctx.account, ctx.region, after, afterVersion, max + 1)
-      : repo.listLatest(ctx.account, ctx.region, after, max + 1);
-  const page = rows.slice(0, max);
-  const last = page[page.length - 1];
-  return {
-    Functions: page.map((r) => functionConfiguration(ctx, r)),
-    ...(rows.length > max && last ? { NextMarker: Buffer.from(`${last.name}#${input.FunctionVersion === 'ALL' ? last.version : 1e9}`).toString('base64') } : {}),
-  };
+  const all = input.FunctionVersion === 'ALL';
+  const rows = all ? repo.listAllVersions(ctx.account, ctx.region, after, afterVersion, max + 1) : repo.listLatest(ctx.account, ctx.region, after, max + 1);
+  const { page, NextMarker } = pageOf(rows, max, (last) => `${last.name}#${all ? last.version : 1e9}`);
+  return { Functions: page.map((r) => functionConfiguration(ctx, r)), ...(NextMarker ? { NextMarker } : {}) };
 }
 
 export function deleteFunction(ctx: Ctx, input: L.DeleteFunctionRequest): L.DeleteFunctionResponse {
@@ -166,6 +163,7 @@ export function updateFunctionConfiguration(ctx: Ctx, input: L.UpdateFunctionCon
   const current = resolveVersion(ctx, ref.name).version;
   checkRevision(input.RevisionId, current.revision_id);
   const config = applyConfig(ref.name, storedConfig(current), input);
+  if (input.Layers !== undefined) checkFunctionLayers(ctx, input.Layers);
   const next: VersionRow = { ...current, config: JSON.stringify(config), revision_id: randomUUID(), last_modified: Date.now() };
   return functionConfiguration(ctx, replaceLatest(ctx, current, next, false));
 }

@@ -12,6 +12,7 @@ import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
 import { storedConfig, versionLabel } from './configuration.js';
 import { check, lambdaErrors } from './errors.js';
+import { functionLayers } from './layers.js';
 import { lambdaRepo, resolveVersion } from './lookup.js';
 import { functionArn } from './naming.js';
 import { runnerOf } from './runner/runner.js';
@@ -51,7 +52,12 @@ export async function runFunction(ctx: Ctx, name: string, qualifier: string | un
   const requestId = randomUUID();
   const executedVersion = versionLabel(version.version);
   const arn = functionArn(ctx, ref.name, ref.qualifier);
-  const outcome = await runnerOf(ctx.rt).invoke(ctx, version, () => lambdaRepo(ctx).getCode(version.code_sha), {
+  const repo = lambdaRepo(ctx);
+  const layers = functionLayers(ctx, storedConfig(version).Layers ?? []).flatMap((l) =>
+    l.row ? [{ sha: l.row.code_sha, zip: () => repo.getCode(l.row!.code_sha) }] : [],
+  );
+  const code = { sha: version.code_sha, zip: () => repo.getCode(version.code_sha) };
+  const outcome = await runnerOf(ctx.rt).invoke(ctx, version, { code, layers }, {
     requestId,
     arn,
     payload,

@@ -76,3 +76,33 @@ export function isVersionNumber(q: string): boolean {
 export function lastModifiedText(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+0000');
 }
+
+/** `arn:<partition>:lambda:<region>:<account>:layer:<name>[:<version>]`. */
+export function layerArn(ctx: Pick<Ctx, 'partition' | 'region' | 'account'>, name: string, version?: number): string {
+  const base = `arn:${ctx.partition}:lambda:${ctx.region}:${ctx.account}:layer:${name}`;
+  return version === undefined ? base : `${base}:${version}`;
+}
+
+const LAYER_ARN = /^arn:[a-zA-Z0-9-]+:lambda:([a-zA-Z0-9-]+):(\d{12}):layer:([a-zA-Z0-9_-]+)(?::([0-9]+))?$/;
+
+export interface LayerRef {
+  name: string;
+  version?: number;
+  /** Another account or region's layer (never found here). */
+  foreign?: boolean;
+}
+
+/** The layer a `LayerName` member (a name or a layer ARN) or a layer version ARN names; undefined when it is neither. */
+export function parseLayer(ctx: Pick<Ctx, 'account' | 'region'>, text: string): LayerRef | undefined {
+  if (/^[a-zA-Z0-9_-]+$/.test(text)) return { name: text };
+  const m = LAYER_ARN.exec(text);
+  if (!m) return undefined;
+  const foreign = m[1] !== ctx.region || m[2] !== ctx.account;
+  return { name: m[3]!, ...(m[4] !== undefined ? { version: Number(m[4]) } : {}), ...(foreign ? { foreign } : {}) };
+}
+
+/** A version ARN (function or layer) split into the ARN before `:<number>` and the number. */
+export function splitVersionArn(arn: string): { base: string; version: number } | undefined {
+  const m = /^(.*):([0-9]+)$/.exec(arn);
+  return m ? { base: m[1]!, version: Number(m[2]) } : undefined;
+}

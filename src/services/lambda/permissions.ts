@@ -11,7 +11,7 @@ import { check, checkRevision, lambdaErrors } from './errors.js';
 import { lambdaRepo, resolveVersion } from './lookup.js';
 import { functionArn } from './naming.js';
 
-interface Statement {
+export interface Statement {
   Sid: string;
   Effect: 'Allow';
   Principal: string | Record<string, string>;
@@ -20,7 +20,7 @@ interface Statement {
   Condition?: Record<string, Record<string, string>>;
 }
 
-function principal(ctx: Ctx, p: string): Statement['Principal'] {
+export function principal(ctx: Pick<Ctx, 'partition'>, p: string): Statement['Principal'] {
   if (p === '*') return '*';
   if (/^\d{12}$/.test(p)) return { AWS: `arn:${ctx.partition}:iam::${p}:root` };
   if (p.startsWith('arn:')) return { AWS: p };
@@ -75,6 +75,10 @@ export function getPolicy(ctx: Ctx, input: L.GetPolicyRequest): L.GetPolicyRespo
   const t = target(ctx, input.FunctionName!, input.Qualifier);
   const row = lambdaRepo(ctx).getPolicy(ctx.account, ctx.region, t.name, t.qualifier);
   if (!row) throw lambdaErrors.policyNotFound();
-  const policy = { Version: '2012-10-17', Id: 'default', Statement: JSON.parse(row.statements) as Statement[] };
-  return { Policy: JSON.stringify(policy), RevisionId: row.revision_id };
+  return { Policy: policyDocument(JSON.parse(row.statements) as Statement[]), RevisionId: row.revision_id };
+}
+
+/** A resource policy's document as GetPolicy and GetLayerVersionPolicy answer it. */
+export function policyDocument(statements: Statement[]): string {
+  return JSON.stringify({ Version: '2012-10-17', Id: 'default', Statement: statements });
 }

@@ -14,7 +14,19 @@ export {
   codePackage,
 } from './functions.js';
 export { publishVersion, listVersionsByFunction, createAlias, getAlias, updateAlias, deleteAlias, listAliases } from './versions.js';
+export {
+  publishLayerVersion,
+  getLayerVersion,
+  getLayerVersionByArn,
+  listLayerVersions,
+  listLayers,
+  deleteLayerVersion,
+  addLayerVersionPermission,
+  removeLayerVersionPermission,
+  getLayerVersionPolicy,
+} from './layers.js';
 export { addPermission, removePermission, getPolicy } from './permissions.js';
 export { tagResource, untagResource, listTags } from './tags.js';
+export { defaultConfig } from './configuration.js';
 export { invoke, runFunction, type FunctionRun } from './invoke.js';
-export { functionArn, isValidName, parseFunctionArn, parseFunctionName } from './naming.js';
+export { functionArn, isValidName, layerArn, parseFunctionArn, parseFunctionName, splitVersionArn } from './naming.js';

@@ -12,6 +12,7 @@ import { functionConfiguration, storedConfig } from './configuration.js';
 import { check, checkRevision, lambdaErrors } from './errors.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isVersionNumber, LATEST } from './naming.js';
+import { markerKey, markerNumber, pageOf } from './paging.js';
 
 /** Publishes `latest` as a new version (inside the caller's transaction); the existing one when nothing changed. */
 export function publishFrom(ctx: Ctx, latest: VersionRow, description: string | undefined): VersionRow {
@@ -51,14 +52,9 @@ export function listVersionsByFunction(ctx: Ctx, input: L.ListVersionsByFunction
   check('ListVersionsByFunction', input);
   const { ref } = requireFunction(ctx, input.FunctionName!);
   const max = input.MaxItems ?? 50;
-  const after = input.Marker ? Number(Buffer.from(input.Marker, 'base64').toString('utf8')) : -1;
-  if (Number.isNaN(after)) throw lambdaErrors.invalidParameter('Invalid Marker');
-  const rows = lambdaRepo(ctx).listVersions(ctx.account, ctx.region, ref.name, after, max + 1);
-  const page = rows.slice(0, max);
-  return {
-    Versions: page.map((r) => functionConfiguration(ctx, r)),
-    ...(rows.length > max ? { NextMarker: Buffer.from(String(page[page.length - 1]!.version)).toString('base64') } : {}),
-  };
+  const rows = lambdaRepo(ctx).listVersions(ctx.account, ctx.region, ref.name, markerNumber(input.Marker, -1), max + 1);
+  const { page, NextMarker } = pageOf(rows, max, (last) => last.version);
+  return { Versions: page.map((r) => functionConfiguration(ctx, r)), ...(NextMarker ? { NextMarker } : {}) };
 }
 
 function aliasConfiguration(ctx: Ctx, row: AliasRow): L.AliasConfiguration {
@@ -138,12 +134,8 @@ export function listAliases(ctx: Ctx, input: L.ListAliasesRequest): L.ListAliase
   check('ListAliases', input);
   const { ref } = requireFunction(ctx, input.FunctionName!);
   const max = input.MaxItems ?? 50;
-  const after = input.Marker ? Buffer.from(input.Marker, 'base64').toString('utf8') : '';
   // Filtered in the query, so a page is full whenever more aliases follow.
-  const rows = lambdaRepo(ctx).listAliases(ctx.account, ctx.region, ref.name, after, max + 1, input.FunctionVersion);
-  const page = rows.slice(0, max);
-  return {
-    Aliases: page.map((r) => aliasConfiguration(ctx, r)),
-    ...(rows.length > max ? { NextMarker: Buffer.from(page[page.length - 1]!.alias).toString('base64') } : {}),
-  };
+  const rows = lambdaRepo(ctx).listAliases(ctx.account, ctx.region, ref.name, markerKey(input.Marker) ?? '', max + 1, input.FunctionVersion);
+  const { page, NextMarker } = pageOf(rows, max, (last) => last.alias);
+  return { Aliases: page.map((r) => aliasConfiguration(ctx, r)), ...(NextMarker ? { NextMarker } : {}) };
 }

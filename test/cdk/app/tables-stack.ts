@@ -3,15 +3,19 @@
  * (encryption, unreferenced-file maintenance, tags), a namespace, an Iceberg table (schema,
  * compaction, snapshot management, tags), a bucket policy and a table policy, and outputs.
  * Version 2 (context `tablesVersion=2`) changes the bucket's maintenance in place and gives the
- * table a new field and a new name, which CloudFormation performs as a replacement.
+ * table a new field and a new name, which CloudFormation performs as a replacement. With
+ * `autoDeleteBucket` it also holds an S3 bucket with `autoDeleteObjects` (the CDK's Lambda-backed
+ * custom resource), which the benchmark deploys beside the plain stack.
  */
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { CfnNamespace, CfnTable, CfnTableBucket, CfnTableBucketPolicy, CfnTablePolicy } from 'aws-cdk-lib/aws-s3tables';
 import type { Construct } from 'constructs';
 
 export interface TablesStackProps extends StackProps {
   version: 1 | 2;
   bucketName: string;
+  autoDeleteBucket?: boolean;
 }
 
 export class TablesStack extends Stack {
@@ -76,5 +80,6 @@ export class TablesStack extends Stack {
     new CfnOutput(this, 'TableBucketArn', { value: bucket.attrTableBucketArn });
     new CfnOutput(this, 'TableArn', { value: table.attrTableArn });
     new CfnOutput(this, 'WarehouseLocation', { value: table.attrWarehouseLocation });
+    if (props.autoDeleteBucket) new Bucket(this, 'Uploads', { autoDeleteObjects: true, removalPolicy: RemovalPolicy.DESTROY });
   }
 }

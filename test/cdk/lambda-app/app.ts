@@ -2,8 +2,9 @@
  * The CDK app of the Lambda end-to-end test: a FunctionsStack (functions-stack.ts) and a
  * WaiterStack (waiter-stack.ts, a Provider with isComplete), deployed one at a time. Context
  * `codeVersion` (or the file version.txt, for `cdk watch`) is written into the asset function's
- * source before synthesis, so a deploy with `-c codeVersion=2` changes only that function's code
- * (what `cdk deploy --hotswap` swaps);
+ * source and into the page the site's BucketDeployment copies before synthesis, so a deploy with
+ * `-c codeVersion=2` changes only that function's code and that page (what `cdk deploy --hotswap`
+ * swaps);
  * `withAutoDelete=false` leaves out the autoDeleteObjects bucket (the speed comparison).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,9 @@ writeFileSync(
     `  return { codeVersion: '${codeVersion}', event, functionName: context.functionName, buckets: (buckets.Buckets || []).map((b) => b.Name) };\n` +
     `};\n`,
 );
+// The site BucketDeployment copies: its page carries the same version, so the hotswap changes it too.
+mkdirSync('site-src', { recursive: true });
+writeFileSync('site-src/index.html', `<p>version ${codeVersion}</p>\n`);
 new FunctionsStack(app, stackName, { autoDelete });
 new WaiterStack(app, 'WaiterStack');
 app.synth();

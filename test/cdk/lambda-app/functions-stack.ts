@@ -4,11 +4,14 @@
  * bucket read back by an `AwsCustomResource` (s3tables GetTableBucket, its response fields as
  * outputs), a `cr.Provider` whose onEvent is an inline Node.js 20 function returning `Data` (for
  * one of its two resources with NoEcho, copied into an SSM parameter), and
- * a function from an asset directory (fn-src, written by app.ts) whose code the test hotswaps.
+ * a function from an asset directory (fn-src, written by app.ts) whose code the test hotswaps, and
+ * a `BucketDeployment` (the CDK's Python handler running the AWS CLI from its layer) copying the
+ * asset directory site-src and a generated file into a bucket of its own.
  */
 import { CfnOutput, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnTableBucket } from 'aws-cdk-lib/aws-s3tables';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId, Provider } from 'aws-cdk-lib/custom-resources';
@@ -70,5 +73,13 @@ export class FunctionsStack extends Stack {
       environment: { STAGE: 'test' },
     });
     new CfnOutput(this, 'ListerName', { value: fn.functionName });
+
+    const site = new Bucket(this, 'Site', { autoDeleteObjects: true, removalPolicy: RemovalPolicy.DESTROY });
+    new BucketDeployment(this, 'DeploySite', {
+      destinationBucket: site,
+      destinationKeyPrefix: 'web',
+      sources: [Source.asset('site-src'), Source.data('robots.txt', 'User-agent: *')],
+    });
+    new CfnOutput(this, 'SiteBucket', { value: site.bucketName });
   }
 }

@@ -23,6 +23,7 @@ const LOADERS: Readonly<Record<string, () => Promise<ResourceProvider>>> = {
   'AWS::CloudFormation::WaitCondition': async () => (await import('./cloudformation/wait-condition.js')).waitCondition,
   'AWS::Lambda::Function': async () => (await import('./lambda/function.js')).lambdaFunction,
   'AWS::Lambda::Permission': async () => (await import('./lambda/permission.js')).lambdaPermission,
+  'AWS::Lambda::LayerVersion': async () => (await import('./lambda/layer-version.js')).lambdaLayerVersion,
   'AWS::Lambda::Version': async () => (await import('./lambda/version.js')).lambdaVersion,
   'AWS::Lambda::Alias': async () => (await import('./lambda/alias.js')).lambdaAlias,
   'AWS::ECR::Repository': async () => (await import('./ecr/repository.js')).ecrRepository,

@@ -9,7 +9,7 @@
 import type { ResourceProperties } from '../spec/property-types.js';
 import { resourceType, typeDefinition, type PropertyInfo, type TypeSig } from '../spec/resource-types.js';
 import { propertyViolations, violationMessage } from './property-schema.js';
-import { ResourceFailure, type ResolvedProperties, type ResourceContext } from './types.js';
+import { ResourceFailure, type ResolvedProperties, type ResourceContext, type ResourceProvider } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -78,4 +78,15 @@ export function typedChange<T extends keyof ResourceProperties>(
   previous: { props: ResolvedProperties },
 ): { props: ResourceProperties[T]; old: ResourceProperties[T] } {
   return { props: typedProperties(rc, type, props), old: coerceProperties(type, previous.props) };
+}
+
+/**
+ * The update of a type whose every property is create-only (the engine replaces it on any change
+ * the spec knows of): the new properties are checked and the resource stays as it is.
+ */
+export function createOnlyUpdate<T extends keyof ResourceProperties>(type: T): ResourceProvider['update'] {
+  return async (rc, resolved, previous) => {
+    typedProperties(rc, type, resolved);
+    return previous.state;
+  };
 }

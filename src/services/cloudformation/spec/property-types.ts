@@ -212,6 +212,22 @@ export interface FunctionProperties {
   RecursiveLoop?: "Allow" | "Terminate";
 }
 
+export interface LayerVersionContent {
+  S3ObjectVersion?: string;
+  S3Bucket: string;
+  S3Key: string;
+  S3ObjectStorageMode?: "COPY" | "REFERENCE";
+}
+
+export interface LayerVersionProperties {
+  CompatibleRuntimes?: string[];
+  LicenseInfo?: string;
+  Description?: string;
+  LayerName?: string;
+  Content: LayerVersionContent;
+  CompatibleArchitectures?: string[];
+}
+
 export interface PermissionProperties {
   FunctionName: string;
   Action: string;
@@ -842,6 +858,7 @@ export interface ResourceProperties {
   'AWS::ECR::Repository': RepositoryProperties;
   'AWS::Lambda::Alias': AliasProperties;
   'AWS::Lambda::Function': FunctionProperties;
+  'AWS::Lambda::LayerVersion': LayerVersionProperties;
   'AWS::Lambda::Permission': PermissionProperties;
   'AWS::Lambda::Version': VersionProperties;
   'AWS::S3::Bucket': BucketProperties;

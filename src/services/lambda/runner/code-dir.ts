@@ -8,12 +8,15 @@
  * the code, so `require` and `import` of `@aws-sdk/client-*` both work, as in Lambda's runtime),
  * and `bin/npm`, which fails at once — the CDK's AwsCustomResource tries `npm install` of the
  * latest SDK and falls back to the bundled one, and that attempt must neither take a minute nor
- * write into the machine's /tmp.
+ * write into the machine's /tmp. A function's layers are unpacked, in the order the function lists
+ * them (a later layer's file wins), into one directory per distinct list, `<root>/opt/<hash>/`:
+ * what Lambda mounts at /opt. Functions get `<root>/tmp` as their TMPDIR.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, normalize, sep } from 'node:path';
+import { basename, dirname, join, normalize, sep } from 'node:path';
 import { unzipSync } from 'fflate';
 import { packagePath } from '../../../package-root.js';
 
@@ -28,6 +31,12 @@ export const BUNDLED_SDK = [
   '@aws-sdk/client-sfn',
 ];
 
+/** A stored code package: its SHA-256 (base64) and a way to read its zip. */
+export interface CodePackageSource {
+  sha: string;
+  zip: () => Buffer | undefined;
+}
+
 export class CodeRoot {
   readonly path: string;
   private readonly temporary: boolean;
@@ -36,6 +45,7 @@ export class CodeRoot {
     this.temporary = !dataDir;
     this.path = dataDir ? join(dataDir, 'lambda') : mkdtempSync(join(tmpdir(), 'overcast-lambda-'));
     mkdirSync(join(this.path, 'code'), { recursive: true });
+    mkdirSync(this.tmpDir, { recursive: true });
     this.linkSdk();
     this.writeNpmStub();
   }
@@ -43,13 +53,27 @@ export class CodeRoot {
   /** The directory of a code package, unpacked from `zip()` the first time it is asked for. */
   codeDir(shaBase64: string, zip: () => Buffer | undefined): string {
     const hex = Buffer.from(shaBase64, 'base64').toString('hex');
-    const dir = join(this.path, 'code', hex);
+    return this.unpackOnce(join(this.path, 'code', hex), [{ sha: shaBase64, zip }]);
+  }
+
+  /** The `/opt` of a function whose layers are `packages`, in its order; undefined when it has none. */
+  optDir(packages: readonly CodePackageSource[]): string | undefined {
+    if (packages.length === 0) return undefined;
+    const key = createHash('sha256').update(packages.map((p) => p.sha).join(' ')).digest('hex');
+    mkdirSync(join(this.path, 'opt'), { recursive: true });
+    return this.unpackOnce(join(this.path, 'opt', key), packages);
+  }
+
+  /** `dir`, made from the packages unpacked in order unless it exists; built aside and renamed into place. */
+  private unpackOnce(dir: string, packages: readonly CodePackageSource[]): string {
     if (existsSync(dir)) return dir;
-    const bytes = zip();
-    if (!bytes) throw new Error(`code package ${shaBase64} is missing from the store`);
-    const staging = mkdtempSync(join(this.path, 'code', `.${hex}-`));
+    const staging = mkdtempSync(join(dirname(dir), `.${basename(dir)}-`));
     try {
-      unpack(bytes, staging);
+      for (const p of packages) {
+        const bytes = p.zip();
+        if (!bytes) throw new Error(`code package ${p.sha} is missing from the store`);
+        unpack(bytes, staging);
+      }
       renameSync(staging, dir);
     } catch (err) {
       rmSync(staging, { recursive: true, force: true });
@@ -66,6 +90,10 @@ export class CodeRoot {
     const file = join(dir, name);
     writeFileSync(file, text);
     return file;
+  }
+
+  get tmpDir(): string {
+    return join(this.path, 'tmp');
   }
 
   get binDir(): string {

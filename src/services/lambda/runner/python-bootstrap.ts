@@ -17,7 +17,7 @@ task_root = os.getcwd()
 sys.path.insert(0, task_root)
 opt = os.environ.get('OVERCAST_LAMBDA_OPT')
 if opt:
-    sys.path.insert(1, os.path.join(opt, 'python'))
+    sys.path[1:1] = [os.path.join(opt, 'python'), os.path.join(opt, 'python', 'lib', 'python%d.%d' % sys.version_info[:2], 'site-packages')]
 
 def _watch(ppid):
     while True:

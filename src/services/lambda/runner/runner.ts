@@ -4,7 +4,9 @@
  * Node.js running Overcast, Python runtimes on the machine's `python3` — builds the environment
  * Lambda gives a function (its own variables, the reserved ones, credentials for its account and
  * `AWS_ENDPOINT_URL` pointing back at Overcast, so SDK calls in the handler reach this server) and
- * runs the invocation on a warm worker. Each log line goes to Overcast's log with the function's
+ * runs the invocation on a warm worker. A function with layers finds them as Lambda's runtimes do:
+ * their `nodejs/node_modules` on NODE_PATH, `python` on the module path, `bin` on PATH, and paths
+ * under `/opt` in the Python runtime's subprocesses mapped to their directory. Each log line goes to Overcast's log with the function's
  * name and the request id.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +16,7 @@ import type { Ctx, Runtime } from '../../../runtime/runtime.js';
 import { MODULE_ROOT, packagePath } from '../../../package-root.js';
 import type { VersionRow } from '../../../store/lambda-repo.js';
 import { storedConfig, versionLabel, type StoredConfig } from '../configuration.js';
-import { CodeRoot, sdkNodeModules } from './code-dir.js';
+import { CodeRoot, sdkNodeModules, type CodePackageSource } from './code-dir.js';
 import { WorkerPool } from './pool.js';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap.js';
 import type { InvokeRequest, Outcome, WorkerSpec } from './worker.js';
@@ -59,13 +61,19 @@ export class LambdaRunner {
     return this.codeRoot;
   }
 
-  /** Runs one invocation of `row` (a function version) and returns its outcome. */
-  async invoke(ctx: Ctx, row: VersionRow, zip: () => Buffer | undefined, req: Omit<InvokeRequest, 'timeoutMs'>): Promise<Outcome & { cold: boolean }> {
+  /** Runs one invocation of `row` (a function version, with its code and layers' packages) and returns its outcome. */
+  async invoke(
+    ctx: Ctx,
+    row: VersionRow,
+    packages: { code: CodePackageSource; layers: CodePackageSource[] },
+    req: Omit<InvokeRequest, 'timeoutMs'>,
+  ): Promise<Outcome & { cold: boolean }> {
     const config = storedConfig(row);
     const unavailable = this.unavailable(config);
     if (unavailable) return { ok: false, error: { errorType: 'Runtime.Unavailable', errorMessage: unavailable }, logs: [], ms: 0, cold: false };
     const root = this.root();
-    const codeDir = root.codeDir(row.code_sha, zip);
+    const codeDir = root.codeDir(packages.code.sha, packages.code.zip);
+    const optDir = root.optDir(packages.layers);
     const python = config.Runtime!.startsWith('python');
     const spec: WorkerSpec = {
       key: `${familyOf(ctx, row.name)}#${row.version}:${row.revision_id}`,
@@ -73,7 +81,7 @@ export class LambdaRunner {
       program: python ? (this.pythonProgram ??= root.runtimeFile('python-bootstrap.py', PYTHON_BOOTSTRAP)) : nodeBootstrap(),
       interpreter: 'python3',
       codeDir,
-      env: this.environment(ctx, row, config, codeDir),
+      env: this.environment(ctx, row, config, codeDir, optDir),
     };
     this.current.set(req.requestId, row.name);
     try {
@@ -101,21 +109,29 @@ export class LambdaRunner {
     return `Overcast runs Node.js and Python functions only, not runtime ${runtime}`;
   }
 
-  private environment(ctx: Ctx, row: VersionRow, c: StoredConfig, codeDir: string): Record<string, string> {
+  private environment(ctx: Ctx, row: VersionRow, c: StoredConfig, codeDir: string, optDir: string | undefined): Record<string, string> {
     const endpoint = this.rt.endpoint ?? '';
     const url = endpoint ? new URL(endpoint) : undefined;
     const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
     const version = versionLabel(row.version);
     const modules = sdkNodeModules();
+    const major = /^nodejs(\d+)/.exec(c.Runtime ?? '')?.[1];
+    // Lambda's NODE_PATH: the layers' Node.js folders, the runtime's SDK, then the code.
+    const nodePath = [
+      ...(optDir ? [...(major ? [join(optDir, 'nodejs', `node${major}`, 'node_modules')] : []), join(optDir, 'nodejs', 'node_modules')] : []),
+      ...(modules ? [modules] : []),
+      codeDir,
+    ];
     const env: Record<string, string> = {
       ...(c.Environment ?? {}),
-      PATH: `${this.root().binDir}:${process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
+      PATH: [...(optDir ? [join(optDir, 'bin')] : []), this.root().binDir, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(delimiter),
+      TMPDIR: this.root().tmpDir,
       LANG: 'en_US.UTF-8',
       TZ: ':UTC',
       ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
       ...(process.env.SYSTEMROOT ? { SYSTEMROOT: process.env.SYSTEMROOT } : {}),
       // As Lambda's NODE_PATH ends in /var/task: a bare require('cfn-response') finds the file beside index.js.
-      NODE_PATH: modules ? [modules, codeDir].join(delimiter) : codeDir,
+      NODE_PATH: nodePath.join(delimiter),
       _HANDLER: c.Handler ?? '',
       AWS_REGION: ctx.region,
       AWS_DEFAULT_REGION: ctx.region,
@@ -133,6 +149,7 @@ export class LambdaRunner {
       LAMBDA_RUNTIME_DIR: this.root().path,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...(endpoint ? { AWS_ENDPOINT_URL: endpoint } : {}),
+      ...(optDir ? { OVERCAST_LAMBDA_OPT: optDir, LD_LIBRARY_PATH: join(optDir, 'lib') } : {}),
       ...(url ? { OVERCAST_LAMBDA_CALLBACK_HOST: url.hostname, OVERCAST_LAMBDA_CALLBACK_PORT: url.port || '80' } : {}),
     };
     if (c.LoggingConfig.LogFormat === 'JSON') {

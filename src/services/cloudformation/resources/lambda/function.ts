@@ -3,7 +3,9 @@
  * FunctionName or, like CloudFormation, `<stack>-<logicalId>-<random>` within 64 characters; its
  * code comes from Overcast's S3 (the CDK's asset zips in the bootstrap bucket), from inline
  * `ZipFile` source (inline-code.ts) or an ImageUri. Updates change code and configuration in place
- * (the engine replaces on FunctionName and PackageType); the next invocation runs the new ones.
+ * (the engine replaces on FunctionName and PackageType); the next invocation runs the new ones. A
+ * setting dropped from the template returns to Lambda's default, and an update that leaves the
+ * configuration as it was does not touch it (which would stop the function's warm workers).
  * Ref is the name; GetAtt gives Arn and the SnapStart attributes. A function already deleted
  * outside the stack deletes fine.
  */
@@ -26,22 +28,26 @@ function code(p: FunctionProperties): L.FunctionCode {
   return { S3Bucket: c.S3Bucket, S3Key: c.S3Key, ...(c.S3ObjectVersion ? { S3ObjectVersion: c.S3ObjectVersion } : {}) };
 }
 
-/** The configuration members of the properties, as UpdateFunctionConfiguration takes them. */
-function configuration(p: FunctionProperties): Omit<L.UpdateFunctionConfigurationRequest, 'FunctionName'> {
+/**
+ * The configuration the properties describe, complete: a property the template leaves out (or
+ * drops in an update) means Lambda's default for it, so an update puts that default back.
+ */
+function configuration(name: string, p: FunctionProperties): Omit<L.UpdateFunctionConfigurationRequest, 'FunctionName'> {
+  const d = lambda.defaultConfig(name);
   return {
     Role: p.Role,
     Runtime: p.Runtime as L.Runtime | undefined,
     Handler: p.Handler,
-    Description: p.Description ?? '',
-    Timeout: p.Timeout ?? 3,
-    MemorySize: p.MemorySize ?? 128,
+    Description: p.Description ?? d.Description,
+    Timeout: p.Timeout ?? d.Timeout,
+    MemorySize: p.MemorySize ?? d.MemorySize,
     Environment: { Variables: p.Environment?.Variables ?? {} },
     Layers: p.Layers ?? [],
-    ...(p.EphemeralStorage ? { EphemeralStorage: p.EphemeralStorage } : {}),
-    ...(p.LoggingConfig ? { LoggingConfig: p.LoggingConfig as L.LoggingConfig } : {}),
-    ...(p.TracingConfig?.Mode ? { TracingConfig: { Mode: p.TracingConfig.Mode as L.TracingMode } } : {}),
-    ...(p.KmsKeyArn ? { KMSKeyArn: p.KmsKeyArn } : {}),
-    ...(p.DeadLetterConfig ? { DeadLetterConfig: p.DeadLetterConfig } : {}),
+    EphemeralStorage: p.EphemeralStorage ?? d.EphemeralStorage,
+    LoggingConfig: { ...d.LoggingConfig, ...(p.LoggingConfig as L.LoggingConfig | undefined) },
+    TracingConfig: { Mode: (p.TracingConfig?.Mode ?? d.TracingConfig.Mode) as L.TracingMode },
+    KMSKeyArn: p.KmsKeyArn ?? '',
+    DeadLetterConfig: p.DeadLetterConfig ?? {},
   };
 }
 
@@ -63,7 +69,7 @@ export const lambdaFunction: ResourceProvider = {
     const p = typedProperties(rc, TYPE, resolved);
     const name = p.FunctionName ?? generatedName(rc, { max: 64 });
     await lambda.createFunction(rc.ctx, {
-      ...configuration(p),
+      ...configuration(name, p),
       FunctionName: name,
       Role: p.Role,
       Code: code(p),
@@ -81,7 +87,9 @@ export const lambdaFunction: ResourceProvider = {
     if (!same(old.Code, p.Code) || !same(old.Architectures, p.Architectures) || (p.Code.ZipFile !== undefined && old.Runtime !== p.Runtime)) {
       await lambda.updateFunctionCode(ctx, { FunctionName: name, ...code(p), ...(p.Architectures?.length ? { Architectures: p.Architectures as L.Architecture[] } : {}) });
     }
-    lambda.updateFunctionConfiguration(ctx, { FunctionName: name, ...configuration(p) });
+    // Only a changed configuration is applied: each update stops the function's warm workers.
+    const next = configuration(name, p);
+    if (!same(configuration(name, old), next)) lambda.updateFunctionConfiguration(ctx, { FunctionName: name, ...next });
     const arn = lambda.functionArn(ctx, name);
     const before = Object.fromEntries((old.Tags ?? []).map((t) => [t.Key, t.Value]));
     const after = Object.fromEntries((p.Tags ?? []).map((t) => [t.Key, t.Value]));

@@ -7,7 +7,7 @@
 import * as lambda from '../../../lambda/provider.js';
 import { unlessGone } from '../already-gone.js';
 import { generatedName } from '../physical-names.js';
-import { typedProperties } from '../typed-properties.js';
+import { createOnlyUpdate, typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
 
 const TYPE = 'AWS::Lambda::Permission';
@@ -32,10 +32,7 @@ export const lambdaPermission: ResourceProvider = {
     return { physicalId: sid, attributes: { Id: sid } };
   },
 
-  async update(rc, resolved, previous) {
-    typedProperties(rc, TYPE, resolved);
-    return previous.state;
-  },
+  update: createOnlyUpdate(TYPE),
 
   async delete(rc, props, state) {
     unlessGone(['ResourceNotFoundException'], () =>

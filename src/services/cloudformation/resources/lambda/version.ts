@@ -6,7 +6,7 @@
  */
 import * as lambda from '../../../lambda/provider.js';
 import { unlessGone } from '../already-gone.js';
-import { typedProperties } from '../typed-properties.js';
+import { createOnlyUpdate, typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
 
 const TYPE = 'AWS::Lambda::Version';
@@ -25,14 +25,10 @@ export const lambdaVersion: ResourceProvider = {
     return { physicalId: out.FunctionArn!, attributes: { Version: out.Version, FunctionArn: base } };
   },
 
-  async update(rc, resolved, previous) {
-    typedProperties(rc, TYPE, resolved);
-    return previous.state;
-  },
+  update: createOnlyUpdate(TYPE),
 
   async delete(rc, _props, state) {
-    const m = /^(.*):([0-9]+)$/.exec(state.physicalId);
-    if (!m) return;
-    unlessGone(['ResourceNotFoundException'], () => lambda.deleteFunction(rc.ctx, { FunctionName: m[1]!, Qualifier: m[2]! }));
+    const arn = lambda.splitVersionArn(state.physicalId);
+    if (arn) unlessGone(['ResourceNotFoundException'], () => lambda.deleteFunction(rc.ctx, { FunctionName: arn.base, Qualifier: String(arn.version) }));
   },
 };

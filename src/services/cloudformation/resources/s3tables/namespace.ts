@@ -7,7 +7,7 @@
 import * as s3t from '../../../s3tables/provider.js';
 import { unlessGone } from '../already-gone.js';
 import { readOptional } from './properties.js';
-import { typedProperties } from '../typed-properties.js';
+import { createOnlyUpdate, typedProperties } from '../typed-properties.js';
 import type { ResourceProvider } from '../types.js';
 
 const TYPE = 'AWS::S3Tables::Namespace';
@@ -21,11 +21,7 @@ export const namespace: ResourceProvider = {
     return { physicalId: `${p.TableBucketARN}|${p.Namespace}`, attributes: {} };
   },
 
-  // Every property is create-only: the engine replaces instead of calling this with a change.
-  async update(rc, props, previous) {
-    typedProperties(rc, TYPE, props);
-    return previous.state;
-  },
+  update: createOnlyUpdate(TYPE),
 
   async delete(rc, _props, state) {
     const at = state.physicalId.lastIndexOf('|');
