@@ -17,6 +17,7 @@ const SERVICES = [
   { id: 'ssm', sdk: '@aws-sdk/client-ssm', name: 'Ssm' },
   { id: 'lambda', sdk: '@aws-sdk/client-lambda', name: 'Lambda' },
   { id: 'ecr', sdk: '@aws-sdk/client-ecr', name: 'Ecr' },
+  { id: 'stepfunctions', sdk: '@aws-sdk/client-sfn', name: 'Sfn' },
 ];
 
 /** The member of `shape` that is its streaming payload (S3's object bodies), if any. */

@@ -27,6 +27,7 @@ export const RUN_TYPES = [
   'AWS::S3Tables::TableBucket',
   'AWS::S3Tables::TableBucketPolicy',
   'AWS::S3Tables::TablePolicy',
+  'AWS::StepFunctions::StateMachine',
   'AWS::SSM::Parameter',
 ];
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
-const SERVICES = ['s3', 's3tables', 'cloudformation', 'sts', 'ssm', 'lambda', 'ecr'];
+const SERVICES = ['s3', 's3tables', 'cloudformation', 'sts', 'ssm', 'lambda', 'ecr', 'stepfunctions'];
 const DROP = new Set(['documentation', 'documentationUrl', 'examples', 'deprecatedMessage']);
 
 function strip(value) {

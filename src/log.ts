@@ -9,10 +9,9 @@
  * (`rt.log.info(message, extra)`), so no module but this one knows pino.
  */
 import { writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { LEVEL_ORDER as ORDER, type LogFormat, type LogLevel } from './log-levels.js';
-import { packagePath } from './package-root.js';
+import { requireOnDemand } from './on-demand.js';
 
 export { isLogFormat, isLogLevel, LOG_FORMATS, type LogFormat, type LogLevel } from './log-levels.js';
 
@@ -79,7 +78,7 @@ let pinoLoaded: Pino | undefined;
  * works the same from the ES module and the CommonJS build.
  */
 function loadPino(): Pino {
-  return (pinoLoaded ??= createRequire(packagePath('package.json'))('pino') as Pino);
+  return (pinoLoaded ??= requireOnDemand<Pino>('pino'));
 }
 
 export function createLogger(level: LogLevel, options: LoggerOptions = {}): ConsoleLogger {

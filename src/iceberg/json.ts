@@ -4,13 +4,23 @@
  * most of them; here every integer beyond 2^53 parses as a `bigint`, every snapshot id (by its
  * key, wherever it appears) becomes a `bigint`, and `bigint`s are written back digit for digit.
  */
-import { isInteger, isSafeNumber, parse } from 'lossless-json';
+import { requireOnDemand } from '../on-demand.js';
+
+type LosslessJson = typeof import('lossless-json');
+let lossless: LosslessJson | undefined;
+
+// Required (its one-file CommonJS build) by the first document with a long number only: most
+// processes never read one, and its ES module build is ten modules to load.
+function losslessJson(): LosslessJson {
+  return (lossless ??= requireOnDemand<LosslessJson>('lossless-json'));
+}
 
 /** Keys whose values are snapshot ids in table metadata, REST requests and responses. */
 const ID_KEYS = new Set(['snapshot-id', 'parent-snapshot-id', 'current-snapshot-id']);
 const ID_LIST_KEYS = new Set(['snapshot-ids']);
 
 function parseNumber(text: string): number | bigint {
+  const { isInteger, isSafeNumber } = losslessJson();
   if (isInteger(text) && !isSafeNumber(text)) return BigInt(text);
   return Number(text);
 }
@@ -45,7 +55,7 @@ export function parseIcebergJson(text: string): unknown {
   // Only a run of 16 or more digits can be an integer beyond 2^53; without one the native parser
   // (several times faster) reads every number exactly.
   if (!LONG_DIGITS.test(text)) return normalize(JSON.parse(text));
-  return normalize(parse(text, null, parseNumber));
+  return normalize(losslessJson().parse(text, null, parseNumber));
 }
 
 const LONG_DIGITS = /\d{16}/;

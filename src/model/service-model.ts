@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
 
-export type ServiceId = 's3' | 's3tables' | 'cloudformation' | 'sts' | 'ssm' | 'lambda' | 'ecr';
+export type ServiceId = 's3' | 's3tables' | 'cloudformation' | 'sts' | 'ssm' | 'lambda' | 'ecr' | 'stepfunctions';
 
 export interface MemberRef {
   shape: string;

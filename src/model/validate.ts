@@ -6,7 +6,7 @@
  * member order, as the services themselves do. Providers call this first, so the API and the
  * CloudFormation engine get the same errors.
  */
-import type { MemberRef, ServiceModel, Shape } from './service-model.js';
+import type { ServiceModel, Shape } from './service-model.js';
 import { shapeOf } from './service-model.js';
 
 const regexCache = new Map<string, RegExp | null>();
@@ -124,6 +124,33 @@ function check(model: ServiceModel, shape: Shape, value: unknown, path: string, 
   }
 }
 
+interface MemberCheck {
+  name: string;
+  /** The member's name as the message's path gives it (first letter lower case). */
+  pathName: string;
+  shape: string;
+  required: boolean;
+}
+
+// Per structure shape, its members as the check walks them: every request validates its input,
+// and rebuilding the required set and every member's path each time cost more than the checks.
+const memberChecks = new WeakMap<Shape, MemberCheck[]>();
+
+function membersOf(shape: Shape): MemberCheck[] {
+  let members = memberChecks.get(shape);
+  if (!members) {
+    const required = new Set(shape.required ?? []);
+    members = Object.entries(shape.members ?? {}).map(([name, ref]) => ({
+      name,
+      pathName: lowerFirst(name),
+      shape: ref.shape,
+      required: required.has(name),
+    }));
+    memberChecks.set(shape, members);
+  }
+  return members;
+}
+
 function checkStructure(
   model: ServiceModel,
   shape: Shape,
@@ -131,15 +158,13 @@ function checkStructure(
   prefix: string,
   out: string[],
 ): void {
-  const required = new Set(shape.required ?? []);
-  for (const [name, ref] of Object.entries(shape.members ?? {}) as [string, MemberRef][]) {
-    const memberValue = value[name];
-    const path = `${prefix}${lowerFirst(name)}`;
-    if ((memberValue === undefined || memberValue === null) && required.has(name)) {
-      out.push(`Value null at '${path}' failed to satisfy constraint: Member must not be null`);
+  for (const m of membersOf(shape)) {
+    const memberValue = value[m.name];
+    if (memberValue === undefined || memberValue === null) {
+      if (m.required) out.push(`Value null at '${prefix}${m.pathName}' failed to satisfy constraint: Member must not be null`);
       continue;
     }
-    check(model, shapeOf(model, ref.shape), memberValue, path, out);
+    check(model, shapeOf(model, m.shape), memberValue, `${prefix}${m.pathName}`, out);
   }
 }
 

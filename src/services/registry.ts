@@ -36,6 +36,12 @@ export const SERVICES: readonly ServiceDefinition[] = [
   { id: 'ssm', signingName: 'ssm', load: async () => (await import('./ssm/routes.js')).routes },
   { id: 'lambda', signingName: 'lambda', load: async () => (await import('./lambda/routes.js')).routes },
   { id: 'ecr', signingName: 'ecr', load: async () => (await import('./ecr/routes.js')).routes },
+  {
+    id: 'stepfunctions',
+    signingName: 'states',
+    load: async () => (await import('./stepfunctions/routes.js')).routes,
+    onStart: async (rt) => (await import('./stepfunctions/on-start.js')).onStart(rt),
+  },
 ];
 
 /**

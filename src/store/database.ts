@@ -53,6 +53,11 @@ export class MetadataStore {
     } else {
       this.db = new Database(':memory:');
     }
+    // Savepoint journals in memory, not in a temporary file: every provider transaction inside an
+    // engine turn is a savepoint, and each page it first touches was copied to that file (two
+    // writes per page, ~1,450 pages for a 100-table stack). They only serve rolling a savepoint
+    // back in this live transaction — never crash recovery, which is the WAL's — so nothing is lost.
+    this.db.pragma('temp_store = MEMORY');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');

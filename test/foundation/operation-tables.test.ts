@@ -22,6 +22,7 @@ const SDKS: Record<ServiceId, string> = {
   ssm: '@aws-sdk/client-ssm',
   lambda: '@aws-sdk/client-lambda',
   ecr: '@aws-sdk/client-ecr',
+  stepfunctions: '@aws-sdk/client-sfn',
 };
 
 /** Operations the vendored model and the installed SDK disagree on (the model is older). */
@@ -38,6 +39,7 @@ const DRIFT: Record<ServiceId, { modelOnly: string[]; sdkOnly: string[] }> = {
     ],
   },
   s3tables: { modelOnly: [], sdkOnly: [] },
+  stepfunctions: { modelOnly: [], sdkOnly: [] },
   cloudformation: { modelOnly: [], sdkOnly: ['RemoveAlias', 'SetAlias'] },
   sts: { modelOnly: [], sdkOnly: ['GetScopedCredentials'] },
   ecr: {

@@ -81,6 +81,7 @@ describe('the packed tarball', () => {
       'dist/cjs/index.d.ts',
       'dist/cjs/package.json',
       'models/cfn-spec.json',
+      'models/cfn-spec.offsets',
       'models/s3tables.json',
       'templates/quick-start.yaml',
     ]) {

@@ -5,7 +5,7 @@
  * crc(B) and len(B), which gives a multipart object its full-object checksum without reading the
  * parts again (zlib's x^(8n) mod p method; valid because all three use init = xorout = ~0).
  */
-import zlib from 'node:zlib';
+import { zlib } from '../../on-demand.js';
 
 const CRC32C_POLY = 0x82f63b78; // reflected Castagnoli
 const CRC64_POLY_HI = 0x9a6c9329; // reflected NVMe polynomial 0x9a6c9329ac4bc9b5
@@ -136,7 +136,7 @@ export class Crc64 {
 }
 
 export function crc32(data: Uint8Array, previous = 0): number {
-  return zlib.crc32(data, previous);
+  return zlib().crc32(data, previous);
 }
 
 // --- combination: crc(A‖B) = (x^(8·len(B)) mod p) ⊗ crc(A) ⊕ crc(B), reflected bit order ---

@@ -8,14 +8,14 @@
  * version token. A swap that loses leaves no file behind.
  */
 import { randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { zlib } from '../../on-demand.js';
 import { parseIcebergJson, stringifyIcebergJson } from '../../iceberg/json.js';
 import type { TableMetadata } from '../../iceberg/types.js';
 import type { Ctx, Runtime } from '../../runtime/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { INLINE_LIMIT } from '../../store/blobs.js';
-import { deleteObject, getObjectContent, putSmallObject } from '../s3/provider.js';
+import { deleteObject, getObjectContent, putSmallObject } from '../s3/objects.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 import { repo } from './lookup.js';
@@ -109,7 +109,7 @@ export async function readMetadataFile(ctx: Ctx, location: string): Promise<Meta
   let parsed: unknown;
   let text: string;
   try {
-    text = (location.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    text = (location.endsWith('.gz') ? zlib().gunzipSync(bytes) : bytes).toString('utf8');
     parsed = parseIcebergJson(text);
   } catch (err) {
     throw unreadable(location, (err as Error).message);

@@ -10,7 +10,8 @@ import type { Ctx, Runtime } from '../../runtime/runtime.js';
 import { internalCtx } from '../../runtime/runtime.js';
 import { S3TablesRepo } from '../../store/s3tables-repo.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../../wire/sigv4.js';
-import { createBucket, purgeBucket, putObject } from '../s3/provider.js';
+import { createBucket, purgeBucket } from '../s3/buckets.js';
+import { putObject } from '../s3/objects.js';
 import { repo } from './lookup.js';
 import { purgeNoncurrent } from './maintenance/noncurrent.js';
 

@@ -12,6 +12,7 @@ import { maintenanceMigrations } from './maintenance.js';
 import { s3tablesMigrations } from './s3tables.js';
 import { ssmMigrations } from './ssm.js';
 import { stsMigrations } from './sts.js';
+import { stepfunctionsMigrations } from './stepfunctions.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   ...blobMigrations,
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ...cloudformationMigrations,
   ...lambdaMigrations,
   ...ecrMigrations,
+  ...stepfunctionsMigrations,
 ];

@@ -1,10 +1,9 @@
 /**
  * A second stack of the Lambda end-to-end test: a `cr.Provider` with an `isCompleteHandler`. The
- * framework's onEvent function starts the Step Functions state machine that polls isComplete;
- * Overcast does not run Step Functions, so the test deploys it only to see the custom resource
- * fail with a message saying so, and the stack roll back to nothing.
+ * framework's onEvent function starts the Step Functions state machine that polls isComplete,
+ * whose answer (with its Data) completes the custom resource.
  */
-import { CustomResource, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CustomResource, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
@@ -22,6 +21,7 @@ export class WaiterStack extends Stack {
       queryInterval: Duration.seconds(1),
       totalTimeout: Duration.minutes(1),
     });
-    new CustomResource(this, 'Waited', { serviceToken: provider.serviceToken });
+    const waited = new CustomResource(this, 'Waited', { serviceToken: provider.serviceToken });
+    new CfnOutput(this, 'WaitedDone', { value: waited.getAttString('Done') });
   }
 }

@@ -34,6 +34,7 @@ const LOADERS: Readonly<Record<string, () => Promise<ResourceProvider>>> = {
   'AWS::S3Tables::Table': async () => (await import('./s3tables/table.js')).table,
   'AWS::S3Tables::TableBucketPolicy': async () => (await import('./s3tables/table-bucket-policy.js')).tableBucketPolicy,
   'AWS::S3Tables::TablePolicy': async () => (await import('./s3tables/table-policy.js')).tablePolicy,
+  'AWS::StepFunctions::StateMachine': async () => (await import('./stepfunctions/state-machine.js')).stateMachine,
   'AWS::SSM::Parameter': async () => (await import('./ssm/parameter.js')).ssmParameter,
 };
 

@@ -837,6 +837,55 @@ export interface TablePolicyProperties {
   TableARN: string;
 }
 
+export interface StateMachineLoggingConfiguration {
+  IncludeExecutionData?: boolean;
+  Destinations?: StateMachineLogDestination[];
+  Level?: "ALL" | "ERROR" | "FATAL" | "OFF";
+}
+
+export interface StateMachineLogDestination {
+  CloudWatchLogsLogGroup?: StateMachineCloudWatchLogsLogGroup;
+}
+
+export interface StateMachineCloudWatchLogsLogGroup {
+  LogGroupArn?: string;
+}
+
+export interface StateMachineS3Location {
+  Bucket: string;
+  Version?: string;
+  Key: string;
+}
+
+export interface StateMachineTagsEntry {
+  Value: string;
+  Key: string;
+}
+
+export interface StateMachineTracingConfiguration {
+  Enabled?: boolean;
+}
+
+export interface StateMachineEncryptionConfiguration {
+  KmsKeyId?: string;
+  KmsDataKeyReusePeriodSeconds?: number;
+  Type: "CUSTOMER_MANAGED_KMS_KEY" | "AWS_OWNED_KEY";
+}
+
+export interface StateMachineProperties {
+  DefinitionString?: string;
+  LoggingConfiguration?: StateMachineLoggingConfiguration;
+  DefinitionSubstitutions?: Record<string, string | number | boolean>;
+  Definition?: unknown;
+  DefinitionS3Location?: StateMachineS3Location;
+  StateMachineName?: string;
+  RoleArn: string;
+  Tags?: StateMachineTagsEntry[];
+  StateMachineType?: "STANDARD" | "EXPRESS";
+  TracingConfiguration?: StateMachineTracingConfiguration;
+  EncryptionConfiguration?: StateMachineEncryptionConfiguration;
+}
+
 export interface ParameterProperties {
   Type: "String" | "StringList";
   Description?: string;
@@ -868,5 +917,6 @@ export interface ResourceProperties {
   'AWS::S3Tables::TableBucket': TableBucketProperties;
   'AWS::S3Tables::TableBucketPolicy': TableBucketPolicyProperties;
   'AWS::S3Tables::TablePolicy': TablePolicyProperties;
+  'AWS::StepFunctions::StateMachine': StateMachineProperties;
   'AWS::SSM::Parameter': ParameterProperties;
 }

@@ -4,9 +4,11 @@
  * with their type, required and replacement (`causesReplacement`) flags, attributes for GetAtt,
  * identifiers for Ref, ARN templates and tag information. Read lazily, on first use — and only
  * the entries asked for are parsed: the file is compact JSON (2.4 MB; parsing all of it costs some
- * 50 ms and tens of MB), so a lookup finds its entry's key in the bytes and parses that object.
+ * 50 ms and tens of MB), so a lookup reads and parses only its entry: where each one sits comes
+ * from `models/cfn-spec.offsets.json`, written with the index (without it, a lookup finds the
+ * entry's key in the index's bytes).
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { packagePath } from '../../../package-root.js';
 
 /** A property type: 's' string, 'n' number, 'i' integer, 'b' boolean, 'j' json, 'dt' date-time, … */
@@ -62,11 +64,69 @@ let defsAt = 0;
 const types = new Map<string, ResourceTypeInfo | undefined>();
 const defs = new Map<string, TypeDefinitionInfo | undefined>();
 
-// Kept as bytes, never as one string: decoding the whole index costs more than all the lookups a
-// stack makes, and a lookup decodes only the entry it found.
+// models/cfn-spec.offsets (scripts/build-cfn-spec.mjs): the spec version; a line of 9-character
+// definition records (offset in 5 base-36 digits, length in 4, at 9 × id); a line per type,
+// `name<TAB>offset<TAB>length`. Read as text and searched, never parsed as a whole.
+let offsets: { text: string; defsAt: number; typesAt: number } | null | undefined;
+
+const indexPath = () => packagePath('models', 'cfn-spec.json');
+
+/** `length` bytes of the index from `start`, without reading the rest of its 2.4 MB. */
+function readRange(start: number, length: number): Buffer {
+  if (bytes) return bytes.subarray(start, start + length);
+  const out = Buffer.allocUnsafe(length);
+  const fd = openSync(indexPath(), 'r');
+  try {
+    if (readSync(fd, out, 0, length, start) !== length) throw new Error('cfn-spec.json is truncated');
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+// Offsets of another spec version than the index's (a partial rebuild) are not used.
+function entryOffsets(): typeof offsets {
+  if (offsets === undefined) {
+    offsets = null;
+    try {
+      const text = readFileSync(packagePath('models', 'cfn-spec.offsets'), 'latin1');
+      const defsAt = text.indexOf('\n') + 1;
+      const version = text.slice(0, defsAt - 1);
+      if (readRange(0, 200).toString('latin1').startsWith(`{"specVersion":${JSON.stringify(version)},`)) {
+        offsets = { text, defsAt, typesAt: text.indexOf('\n', defsAt) };
+      }
+    } catch {
+      // no offsets: lookups search the index
+    }
+  }
+  return offsets;
+}
+
+function entryAt<T>(start: number, length: number): T | undefined {
+  if (!(start > 0 && length > 0)) return undefined;
+  return JSON.parse(readRange(start, length).toString('utf8')) as T;
+}
+
+function typeAt<T>(o: NonNullable<typeof offsets>, type: string): T | undefined {
+  if (/[\t\n]/.test(type)) return undefined;
+  const at = o.text.indexOf(`\n${type}\t`, o.typesAt);
+  if (at < 0) return undefined;
+  const [start, length] = o.text.slice(at + type.length + 2, o.text.indexOf('\n', at + 1)).split('\t');
+  return entryAt<T>(Number(start), Number(length));
+}
+
+function defAt<T>(o: NonNullable<typeof offsets>, id: string): T | undefined {
+  if (!/^\d{1,7}$/.test(id)) return undefined;
+  const at = o.defsAt + 9 * Number(id);
+  if (at + 9 > o.typesAt) return undefined;
+  return entryAt<T>(parseInt(o.text.slice(at, at + 5), 36), parseInt(o.text.slice(at + 5, at + 9), 36));
+}
+
+// Without offsets the index is kept as bytes, never as one string: decoding all of it costs more
+// than all the lookups a stack makes, and a lookup decodes only the entry it found.
 function source(): Buffer {
   if (bytes === undefined) {
-    bytes = readFileSync(packagePath('models', 'cfn-spec.json'));
+    bytes = readFileSync(indexPath());
     defsAt = bytes.indexOf('"defs":{');
   }
   return bytes;
@@ -109,7 +169,10 @@ function entry<T>(key: string, from: number, to: number): T | undefined {
 }
 
 export function resourceType(type: string): ResourceTypeInfo | undefined {
-  if (!types.has(type)) types.set(type, entry<ResourceTypeInfo>(type, 0, (source(), defsAt)));
+  if (!types.has(type)) {
+    const o = entryOffsets();
+    types.set(type, o ? typeAt<ResourceTypeInfo>(o, type) : entry<ResourceTypeInfo>(type, 0, (source(), defsAt)));
+  }
   return types.get(type);
 }
 
@@ -122,12 +185,15 @@ export function isKnownType(type: string): boolean {
 }
 
 export function typeDefinition(id: string): TypeDefinitionInfo | undefined {
-  if (!defs.has(id)) defs.set(id, entry<TypeDefinitionInfo>(id, (source(), defsAt), Number.MAX_SAFE_INTEGER));
+  if (!defs.has(id)) {
+    const o = entryOffsets();
+    defs.set(id, o ? defAt<TypeDefinitionInfo>(o, id) : entry<TypeDefinitionInfo>(id, (source(), defsAt), Number.MAX_SAFE_INTEGER));
+  }
   return defs.get(id);
 }
 
 export function specVersion(): string {
-  return /"specVersion":"([^"]*)"/.exec(source().toString('utf8', 0, 200))?.[1] ?? 'unknown';
+  return /"specVersion":"([^"]*)"/.exec(readRange(0, 200).toString('utf8'))?.[1] ?? 'unknown';
 }
 
 /** The replacement effect of changing top-level property `name` of `type`. */

@@ -60,6 +60,17 @@ const OUTPUT_KEYS = new Set(['Value', 'Description', 'Export', 'Condition']);
 export const DELETION_POLICIES = ['Delete', 'Retain', 'RetainExceptOnCreate', 'Snapshot'];
 export const UPDATE_REPLACE_POLICIES = ['Delete', 'Retain', 'Snapshot'];
 
+// Whether a null occurs at all: the walk that names its path builds a string per node, so it runs
+// only for the rare template that holds one.
+function hasNull(value: unknown): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.some(hasNull);
+  if (isObject(value)) {
+    for (const k in value) if (Object.hasOwn(value, k) && hasNull(value[k])) return true;
+  }
+  return false;
+}
+
 function firstNull(value: unknown, path: string): string | undefined {
   if (value === null) return path || '/';
   if (Array.isArray(value)) {
@@ -87,7 +98,7 @@ export function validateTopLevel(doc: TemplateDoc): void {
     if (typeof doc.Description !== 'string') throw formatError('Every Description member must be a string.');
     if (Buffer.byteLength(doc.Description) > 1024) throw formatError("'Description' length is greater than 1024.");
   }
-  const nullAt = firstNull(doc, '');
+  const nullAt = hasNull(doc) ? firstNull(doc, '') : undefined;
   if (nullAt) throw nullValue(nullAt);
   for (const t of declaredTransforms(doc)) if (t !== LANGUAGE_EXTENSIONS) throw transformNotSupported(t);
 }

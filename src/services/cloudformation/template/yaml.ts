@@ -10,16 +10,15 @@
  * most of that layer's loading time, and JSON templates never need it (a synchronous require
  * rooted at the package, so it works the same from the ES module and the CommonJS build).
  */
-import { createRequire } from 'node:module';
 import type { CollectionTag, ScalarTag, Tags, YAMLMap, YAMLSeq } from 'yaml';
-import { packagePath } from '../../../package-root.js';
+import { requireOnDemand } from '../../../on-demand.js';
 import { formatError } from './errors.js';
 import type { AwsError } from '../../../wire/errors.js';
 
 let yamlModule: typeof import('yaml') | undefined;
 
 function yaml(): typeof import('yaml') {
-  return (yamlModule ??= createRequire(packagePath('package.json'))('yaml') as typeof import('yaml'));
+  return (yamlModule ??= requireOnDemand<typeof import('yaml')>('yaml'));
 }
 
 /** Nesting deeper than this is refused (real templates nest a few dozen levels at most). */

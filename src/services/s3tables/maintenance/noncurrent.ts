@@ -10,7 +10,7 @@
  */
 import { perStore, type Ctx } from '../../../runtime/runtime.js';
 import { MaintenanceRepo, type NoncurrentRow } from '../../../store/maintenance-repo.js';
-import { repo as s3Repo } from '../../s3/provider.js';
+import { repo as s3Repo } from '../../s3/common.js';
 
 function hiddenBucketOf(warehouse: string): string {
   return `${warehouse}/noncurrent`;

@@ -119,6 +119,7 @@ export const table: ResourceProvider = {
     });
     try {
       const t = s3t.getTable(ctx, { tableArn: created.tableARN });
+      if (!p.Compaction && !p.SnapshotManagement) return tableState(t);
       if (p.Compaction) putCompaction(ctx, t, bucketArn, p.Compaction);
       if (p.SnapshotManagement) putSnapshots(ctx, t, bucketArn, p.SnapshotManagement);
       return tableState(s3t.getTable(ctx, { tableArn: created.tableARN }));
