@@ -2,8 +2,8 @@
  * Step Functions through the SDK's SFN client: state machines (create — idempotent for the same
  * definition — describe, update, list, delete) and executions that run — Pass, Choice, Wait,
  * Succeed and Fail states with their paths, Lambda tasks (by ARN and through lambda:invoke) with
- * Retry and Catch — read back with DescribeExecution; StopExecution of a waiting execution; and
- * AWS's errors for a client's mistakes.
+ * Retry and Catch — read back with DescribeExecution; StopExecution of a waiting execution; what
+ * a restart does to an execution left running; and AWS's errors for a client's mistakes.
  */
 import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import {
@@ -23,6 +23,7 @@ import { strToU8, zipSync } from 'fflate';
 import { aws } from '../cloudformation/support.js';
 import { failure } from '../helpers/errors.js';
 import { describe, expect, it } from '../helpers/fixture.js';
+import { startTestServer, tempDir } from '../helpers/server.js';
 
 const ROLE = 'arn:aws:iam::000000000000:role/sfn';
 const MACHINE = 'arn:aws:states:us-east-1:000000000000:stateMachine';
@@ -216,5 +217,30 @@ exports.handler = async (event) => {
       name: 'ExecutionDoesNotExist',
       message: `Execution Does Not Exist: '${missing}'`,
     });
+  });
+});
+
+describe('a restart', () => {
+  it('ends the executions a stopped process left running as FAILED, saying why', async () => {
+    const dir = tempDir('overcast-sfn-');
+    try {
+      let t = await startTestServer({ dataDir: dir.path });
+      let sfn = new SFNClient({ ...t.clientConfig, maxAttempts: 1 });
+      const { stateMachineArn } = await sfn.send(
+        new CreateStateMachineCommand({ name: 'long', roleArn: ROLE, definition: JSON.stringify({ StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 3600, End: true } } }) }),
+      );
+      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn }));
+      await t.stop();
+      t = await startTestServer({ dataDir: dir.path });
+      sfn = new SFNClient({ ...t.clientConfig, maxAttempts: 1 });
+      expect(await sfn.send(new DescribeExecutionCommand({ executionArn }))).toMatchObject({
+        status: 'FAILED',
+        error: 'States.Runtime',
+        cause: 'Overcast stopped while the execution ran',
+      });
+      await t.stop();
+    } finally {
+      dir.cleanup();
+    }
   });
 });

@@ -10,7 +10,7 @@ import type * as L from '@aws-sdk/client-lambda';
 import type { Ctx } from '../../runtime/runtime.js';
 import { lambdaRepo } from './lookup.js';
 import { isAwsError } from '../../wire/errors.js';
-import { getObjectContent } from '../s3/provider.js';
+import { getObjectBytes } from '../s3/provider.js';
 import { lambdaErrors } from './errors.js';
 import { zipProblem } from './runner/code-dir.js';
 
@@ -23,17 +23,9 @@ interface CodePackage {
   imageUri?: string;
 }
 
-async function readAll(body: Buffer | AsyncIterable<Buffer | Uint8Array>): Promise<Buffer> {
-  if (Buffer.isBuffer(body)) return body;
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
 async function fromS3(ctx: Ctx, bucket: string, key: string, version: string | undefined): Promise<Buffer> {
   try {
-    const object = getObjectContent(ctx, { Bucket: bucket, Key: key, ...(version ? { VersionId: version } : {}) });
-    return await readAll(object.Body as Buffer | AsyncIterable<Buffer>);
+    return await getObjectBytes(ctx, { Bucket: bucket, Key: key, ...(version ? { VersionId: version } : {}) });
   } catch (err) {
     if (isAwsError(err) && (err.code === 'NoSuchKey' || err.code === 'NoSuchBucket' || err.code === 'NoSuchVersion')) {
       throw lambdaErrors.codeFromS3(bucket, key, err.code);

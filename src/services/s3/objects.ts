@@ -233,6 +233,15 @@ export function getObjectContent(ctx: Ctx, input: S3.GetObjectRequest): GetObjec
   return { ...out, Body: body };
 }
 
+/** An object's bytes (or a range of them) for in-process callers that need it whole. */
+export async function getObjectBytes(ctx: Ctx, input: S3.GetObjectRequest): Promise<Buffer> {
+  const body = getObjectContent(ctx, input).Body;
+  if (Buffer.isBuffer(body)) return body;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** GetObject for in-process callers: the body is always a stream. */
 export function getObject(ctx: Ctx, input: S3.GetObjectRequest): Omit<S3.GetObjectOutput, 'Body'> & { Body: Readable } {
   const res = getObjectContent(ctx, input);

@@ -20,6 +20,7 @@ export {
   putSmallObject,
   getObject,
   getObjectContent,
+  getObjectBytes,
   headObject,
   deleteObject,
   deleteObjects,

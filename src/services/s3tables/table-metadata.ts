@@ -15,7 +15,7 @@ import type { Ctx, Runtime } from '../../runtime/runtime.js';
 import type { TableRow } from '../../store/s3tables-repo.js';
 import { isAwsError } from '../../wire/errors.js';
 import { INLINE_LIMIT } from '../../store/blobs.js';
-import { deleteObject, getObjectContent, putSmallObject } from '../s3/objects.js';
+import { deleteObject, getObjectBytes, putSmallObject } from '../s3/objects.js';
 import { s3tErrors } from './errors.js';
 import { newVersionToken } from './naming.js';
 import { repo } from './lookup.js';
@@ -81,13 +81,6 @@ export function splitLocation(location: string): { bucket: string; key: string }
 const unreadable = (location: string, why: string) =>
   s3tErrors.badRequest(`The table's metadata file ${location} cannot be read as Iceberg table metadata: ${why}`);
 
-async function readAll(body: Buffer | NodeJS.ReadableStream): Promise<Buffer> {
-  if (Buffer.isBuffer(body)) return body;
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** The metadata document at `location` (a table's current metadata file). */
 export async function readTableMetadata(ctx: Ctx, location: string): Promise<TableMetadata> {
   return (await readMetadataFile(ctx, location)).doc;
@@ -101,7 +94,7 @@ export async function readMetadataFile(ctx: Ctx, location: string): Promise<Meta
   if (!where) throw unreadable(location, 'not an s3:// location');
   let bytes: Buffer;
   try {
-    bytes = await readAll(getObjectContent(ctx, { Bucket: where.bucket, Key: where.key }).Body);
+    bytes = await getObjectBytes(ctx, { Bucket: where.bucket, Key: where.key });
   } catch (err) {
     if (isAwsError(err) && err.status === 404) throw unreadable(location, 'the file does not exist');
     throw err;

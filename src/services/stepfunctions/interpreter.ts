@@ -26,7 +26,7 @@ export interface ExecutionContext {
   State?: { Name: string; EnteredTime: string; RetryCount: number };
 }
 
-export type ExecutionEnd = { status: 'SUCCEEDED'; output: unknown } | { status: 'FAILED'; error: string; cause: string };
+type ExecutionEnd = { status: 'SUCCEEDED'; output: unknown } | { status: 'FAILED'; error: string; cause: string };
 
 class Aborted extends Error {}
 

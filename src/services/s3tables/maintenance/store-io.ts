@@ -4,12 +4,11 @@
  * like a client's, with the creation time unreferenced-file removal judges), and existence checks
  * for replication. Locations are `s3://bucket/key` (also `s3a://`, `s3n://`).
  */
-import type { Readable } from 'node:stream';
 import type { FileIO } from '../../../iceberg/file-io.js';
 import { parseLocation } from '../../../iceberg/file-io.js';
 import type { Ctx } from '../../../runtime/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
-import { getObjectContent, headObject, putObject } from '../../s3/provider.js';
+import { getObjectBytes, headObject, putObject } from '../../s3/provider.js';
 
 export interface StoreFileIO extends FileIO {
   readRange(location: string, start: number, end: number): Promise<Uint8Array>;
@@ -17,13 +16,6 @@ export interface StoreFileIO extends FileIO {
   exists(location: string): boolean;
   /** The object's size, or undefined when there is none. */
   size(location: string): number | undefined;
-}
-
-async function readAll(body: Buffer | Readable): Promise<Uint8Array> {
-  if (Buffer.isBuffer(body)) return body;
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
@@ -34,11 +26,11 @@ export function storeFileIO(ctx: Ctx): StoreFileIO {
   return {
     async read(location) {
       const { bucket, key } = parseLocation(location);
-      return readAll(getObjectContent(ctx, { Bucket: bucket, Key: key }).Body);
+      return getObjectBytes(ctx, { Bucket: bucket, Key: key });
     },
     async readRange(location, start, end) {
       const { bucket, key } = parseLocation(location);
-      return readAll(getObjectContent(ctx, { Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}` }).Body);
+      return getObjectBytes(ctx, { Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}` });
     },
     async write(location, bytes) {
       const { bucket, key } = parseLocation(location);

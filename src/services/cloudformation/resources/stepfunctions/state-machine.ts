@@ -6,7 +6,7 @@
  * update in place. Ref and GetAtt Arn give the ARN; GetAtt Name and StateMachineRevisionId too.
  */
 import type { Ctx } from '../../../../runtime/runtime.js';
-import { getObjectContent } from '../../../s3/provider.js';
+import { getObjectBytes } from '../../../s3/provider.js';
 import * as sfn from '../../../stepfunctions/provider.js';
 import type { StateMachineProperties } from '../../spec/property-types.js';
 import { unlessGone } from '../already-gone.js';
@@ -16,20 +16,13 @@ import { ResourceFailure, type ResourceProvider, type ResourceState } from '../t
 
 const TYPE = 'AWS::StepFunctions::StateMachine';
 
-async function text(body: unknown): Promise<string> {
-  if (Buffer.isBuffer(body)) return body.toString('utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of body as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 async function definition(ctx: Ctx, p: StateMachineProperties): Promise<string> {
   let out: string;
   if (p.Definition !== undefined) out = JSON.stringify(p.Definition);
   else if (p.DefinitionString !== undefined) out = p.DefinitionString;
   else if (p.DefinitionS3Location) {
     const loc = p.DefinitionS3Location;
-    out = await text(getObjectContent(ctx, { Bucket: loc.Bucket, Key: loc.Key, ...(loc.Version ? { VersionId: loc.Version } : {}) }).Body);
+    out = (await getObjectBytes(ctx, { Bucket: loc.Bucket, Key: loc.Key, ...(loc.Version ? { VersionId: loc.Version } : {}) })).toString('utf8');
   } else throw new ResourceFailure('Either Definition, DefinitionString or DefinitionS3Location must be specified');
   for (const [key, value] of Object.entries(p.DefinitionSubstitutions ?? {})) out = out.split('${' + key + '}').join(String(value));
   return out;
