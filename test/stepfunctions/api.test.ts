@@ -139,7 +139,7 @@ describe('executions', () => {
     expect(badInput).toMatchObject({ name: 'InvalidExecutionInput', status: 400 });
   });
 
-  it('runs Lambda tasks with Retry and Catch, by ARN and through lambda:invoke', async ({ server }) => {
+  it('runs Lambda tasks with Retry, Catch and TimeoutSeconds, by ARN and through lambda:invoke', async ({ server }) => {
     const sfn = sfnOf(server);
     const lambda = new LambdaClient({ ...server.clientConfig, maxAttempts: 1 });
     // Fails the first two calls of a warm worker, then answers; "always" fails with a custom error.
@@ -154,6 +154,8 @@ exports.handler = async (event) => {
 };`),
     });
     await lambda.send(new CreateFunctionCommand({ FunctionName: 'flaky', Role: ROLE, Runtime: 'nodejs20.x', Handler: 'index.handler', Code: { ZipFile: code } }));
+    const sleepy = zipSync({ 'index.js': strToU8('exports.handler = () => new Promise((r) => setTimeout(() => r("woke"), 2500));') });
+    await lambda.send(new CreateFunctionCommand({ FunctionName: 'sleepy', Role: ROLE, Runtime: 'nodejs20.x', Handler: 'index.handler', Timeout: 5, Code: { ZipFile: sleepy } }));
     const retry = [{ ErrorEquals: ['Flaky'], IntervalSeconds: 1, BackoffRate: 1, MaxAttempts: 3 }];
     const retried = await run(sfn, 'retrying', { StartAt: 'Call', States: { Call: { Type: 'Task', Resource: `${FN}:flaky`, Retry: retry, End: true } } }, { n: 21 });
     expect(retried).toMatchObject({ status: 'SUCCEEDED' });
@@ -186,6 +188,13 @@ exports.handler = async (event) => {
 
     const uncaught = await run(sfn, 'uncaught', { StartAt: 'Call', States: { Call: { Type: 'Task', Resource: `${FN}:missing`, End: true } } }, {});
     expect(uncaught).toMatchObject({ status: 'FAILED', error: 'Lambda.ResourceNotFoundException' });
+    const slow = await run(
+      sfn,
+      'slow-task',
+      { StartAt: 'Call', States: { Call: { Type: 'Task', Resource: `${FN}:sleepy`, TimeoutSeconds: 1, Catch: [{ ErrorEquals: ['States.Timeout'], Next: 'Late' }], End: true }, Late: { Type: 'Pass', Result: 'late', End: true } } },
+      {},
+    );
+    expect(slow).toMatchObject({ status: 'SUCCEEDED', output: '"late"' });
     const other = await run(sfn, 'other-service', { StartAt: 'Call', States: { Call: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage', End: true } } }, {});
     expect(other).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
     expect(other.cause).toContain('Overcast runs Lambda tasks only');
@@ -201,6 +210,12 @@ exports.handler = async (event) => {
     expect(done).toMatchObject({ status: 'SUCCEEDED', output: '"hi"' });
     const described = await aws(server, ['stepfunctions', 'describe-execution', '--execution-arn', done.executionArn!]);
     expect(JSON.parse(described.stdout)).toMatchObject({ status: 'SUCCEEDED', output: '"hi"' });
+  });
+
+  it('a machine’s TimeoutSeconds ends the execution TIMED_OUT', async ({ server }) => {
+    const sfn = sfnOf(server);
+    const timed = await run(sfn, 'timed', { TimeoutSeconds: 1, StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 60, End: true } } }, {});
+    expect(timed).toMatchObject({ status: 'TIMED_OUT', error: 'States.Timeout' });
   });
 
   it('StopExecution aborts a waiting execution', async ({ server }) => {

@@ -7,7 +7,8 @@
  * `States.TaskFailed` matching any task failure, `States.ALL` any error but States.Runtime. Parallel
  * and Map states, other service integrations and intrinsic functions are not run: the execution
  * fails with States.Runtime saying so. Waits are real timers, ended by `signal` (StopExecution,
- * reset, shutdown). At most 25,000 transitions, as AWS's history quota.
+ * reset, shutdown). A Task's TimeoutSeconds fails it with States.Timeout. At most 25,000
+ * transitions, as AWS's history quota.
  */
 import type { Ctx } from '../../runtime/runtime.js';
 import { runFunction } from '../lambda/provider.js';
@@ -88,12 +89,22 @@ function retryDelay(r: Retrier, attempt: number): number {
   return Math.min(seconds, r.MaxDelaySeconds ?? Infinity) * 1000;
 }
 
+/** A task's run, failed with States.Timeout after the state's TimeoutSeconds (the function itself runs on). */
+function withTimeout(state: State, work: Promise<unknown>): Promise<unknown> {
+  if (!state.TimeoutSeconds) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StatesError('States.Timeout', `The task did not finish within ${state.TimeoutSeconds} seconds`)), state.TimeoutSeconds! * 1000);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** One Task state with its retries: the result, or the error that no retrier absorbed. */
 async function runTask(ctx: Ctx, state: State, input: unknown, context: ExecutionContext, signal: AbortSignal): Promise<unknown> {
   const attempts = new Map<Retrier, number>();
   for (;;) {
     try {
-      return await task(ctx, state, input);
+      return await withTimeout(state, task(ctx, state, input));
     } catch (err) {
       if (!(err instanceof StatesError)) throw err;
       const retrier = (state.Retry ?? []).find((r) => names(r.ErrorEquals, err.error));

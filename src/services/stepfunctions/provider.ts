@@ -162,9 +162,17 @@ export function startExecution(ctx: Ctx, input: S.StartExecutionInput): S.StartE
   const controller = new AbortController();
   const live = runningOf(ctx.rt);
   live.set(arn, controller);
+  const definition = parseDefinition(machine.definition);
+  // The machine's TimeoutSeconds ends the whole execution TIMED_OUT, as on AWS.
+  const deadline = definition.TimeoutSeconds
+    ? setTimeout(() => {
+        repo.finishExecution(arn, { status: 'TIMED_OUT', output: null, error: 'States.Timeout', cause: `The execution did not finish within ${definition.TimeoutSeconds} seconds`, stopped_at: Date.now() });
+        controller.abort();
+      }, definition.TimeoutSeconds * 1000)
+    : undefined;
   void (async () => {
     try {
-      const end = await execute(ctx, parseDefinition(machine.definition), parsed, context, controller.signal);
+      const end = await execute(ctx, definition, parsed, context, controller.signal);
       const stopped_at = Date.now();
       if (end.status === 'SUCCEEDED') repo.finishExecution(arn, { status: end.status, output: JSON.stringify(end.output ?? null), error: null, cause: null, stopped_at });
       else repo.finishExecution(arn, { status: end.status, output: null, error: end.error, cause: end.cause, stopped_at });
@@ -174,6 +182,7 @@ export function startExecution(ctx: Ctx, input: S.StartExecutionInput): S.StartE
         repo.finishExecution(arn, { status: 'FAILED', output: null, error: 'States.Runtime', cause: String(err), stopped_at: Date.now() });
       }
     } finally {
+      clearTimeout(deadline);
       live.delete(arn);
     }
   })();
