@@ -133,6 +133,17 @@ describe('executions', () => {
     const listed = await sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: 'SUCCEEDED' }));
     expect(listed.executions?.map((e) => e.name)).toContain('small-one');
     expect(listed.executions?.every((e) => e.status === 'SUCCEEDED')).toBe(true);
+    const seen: string[] = [];
+    let nextToken: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const out = await sfn.send(new ListExecutionsCommand({ stateMachineArn, maxResults: 1, nextToken }));
+      seen.push(...(out.executions ?? []).map((e) => e.executionArn!));
+      nextToken = out.nextToken;
+      if (!nextToken) break;
+    }
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(3);
+    expect(await failure(sfn.send(new ListExecutionsCommand({ stateMachineArn, nextToken: 'bm9wZQ==' })))).toMatchObject({ name: 'InvalidToken' });
     const dup = await failure(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'small-one', input: '{}' })));
     expect(dup).toMatchObject({ name: 'ExecutionAlreadyExists', message: `Execution Already Exists: '${executionArn}'` });
     const badInput = await failure(sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{oops' })));

@@ -223,10 +223,12 @@ export function listExecutions(ctx: Ctx, input: S.ListExecutionsInput): S.ListEx
   if (!input.stateMachineArn) throw sfnErrors.validation('Must provide a StateMachine ARN or MapRun ARN');
   requireMachine(ctx, input.stateMachineArn);
   const max = input.maxResults || 100;
+  // The token holds the last execution returned: its start time and ARN.
   const token = pageToken(input.nextToken);
-  const at = token ? Number(token.slice(0, token.indexOf(' '))) : Number.MAX_SAFE_INTEGER;
-  if (Number.isNaN(at)) throw sfnErrors.invalidToken();
-  const rows = sfnRepo(ctx).listExecutions(input.stateMachineArn, input.statusFilter, { at, arn: token ? token.slice(token.indexOf(' ') + 1) : '\uffff' }, max + 1);
+  const m = /^(\d+) (.+)$/.exec(token);
+  if (token && !m) throw sfnErrors.invalidToken();
+  const before = m ? { at: Number(m[1]), arn: m[2]! } : { at: Number.MAX_SAFE_INTEGER, arn: '' };
+  const rows = sfnRepo(ctx).listExecutions(input.stateMachineArn, input.statusFilter, before, max + 1);
   const page = rows.slice(0, max);
   const last = page[page.length - 1];
   return {
