@@ -12,13 +12,15 @@
  * them (a later layer's file wins), into one directory per distinct list, `<root>/opt/<hash>/`:
  * what Lambda mounts at /opt. Functions get `<root>/tmp` as their TMPDIR.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, readlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, normalize, sep } from 'node:path';
 import { unzipSync } from 'fflate';
-import { packagePath } from '../../../package-root.js';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { MODULE_ROOT, packagePath } from '../../../package-root.js';
 
 /** The clients a handler can import without bundling them (every service Overcast emulates, and what the CDK's handlers load). */
 const BUNDLED_SDK = [
@@ -51,13 +53,13 @@ export class CodeRoot {
   }
 
   /** The directory of a code package, unpacked from `zip()` the first time it is asked for. */
-  codeDir(shaBase64: string, zip: () => Buffer | undefined): string {
+  codeDir(shaBase64: string, zip: () => Buffer | undefined): Promise<string> {
     const hex = Buffer.from(shaBase64, 'base64').toString('hex');
     return this.unpackOnce(join(this.path, 'code', hex), [{ sha: shaBase64, zip }]);
   }
 
   /** The `/opt` of a function whose layers are `packages`, in its order; undefined when it has none. */
-  optDir(packages: readonly CodePackageSource[]): string | undefined {
+  async optDir(packages: readonly CodePackageSource[]): Promise<string | undefined> {
     if (packages.length === 0) return undefined;
     const key = createHash('sha256').update(packages.map((p) => p.sha).join(' ')).digest('hex');
     mkdirSync(join(this.path, 'opt'), { recursive: true });
@@ -65,18 +67,18 @@ export class CodeRoot {
   }
 
   /** `dir`, made from the packages unpacked in order unless it exists; built aside and renamed into place. */
-  private unpackOnce(dir: string, packages: readonly CodePackageSource[]): string {
+  private async unpackOnce(dir: string, packages: readonly CodePackageSource[]): Promise<string> {
     if (existsSync(dir)) return dir;
-    const staging = mkdtempSync(join(dirname(dir), `.${basename(dir)}-`));
+    const staging = await mkdtemp(join(dirname(dir), `.${basename(dir)}-`));
     try {
       for (const p of packages) {
         const bytes = p.zip();
         if (!bytes) throw new Error(`code package ${p.sha} is missing from the store`);
-        unpack(bytes, staging);
+        await unpack(bytes, staging);
       }
-      renameSync(staging, dir);
+      await rename(staging, dir);
     } catch (err) {
-      rmSync(staging, { recursive: true, force: true });
+      await rm(staging, { recursive: true, force: true });
       if (existsSync(dir)) return dir; // another invocation unpacked it first
       throw err;
     }
@@ -150,7 +152,7 @@ function resolveSdkNodeModules(): string | undefined {
 }
 
 /** Writes every entry of a zip under `dir`; entries that would land outside it are refused. */
-function unpack(zip: Buffer, dir: string): void {
+function unpackSync(zip: Uint8Array, dir: string): void {
   const files = unzipSync(zip);
   for (const [name, data] of Object.entries(files)) {
     const target = normalize(join(dir, name));
@@ -164,6 +166,45 @@ function unpack(zip: Buffer, dir: string): void {
     // fflate does not give the entries' Unix modes: scripts (a `#!` line) are made executable.
     if (data[0] === 0x23 && data[1] === 0x21) chmodSync(target, 0o755);
   }
+}
+
+/** Packages up to this size unpack on the main thread; a worker costs more than they do. */
+const INLINE_UNPACK = 1024 * 1024;
+
+/**
+ * `unpackSync` run in a worker thread for a large package: the AWS CLI layer (22 MB, 4,300 files)
+ * held the event loop for one to two seconds when it unpacked on the main thread.
+ */
+function unpack(zip: Buffer, dir: string): Promise<void> {
+  const module = compiledSelf();
+  if (zip.length <= INLINE_UNPACK || !module) return Promise.resolve(unpackSync(zip, dir));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(UNPACK_WORKER, { eval: true, workerData: { zip, dir, module } });
+    worker.once('message', (m: { error?: string }) => (m.error ? reject(new Error(m.error)) : resolve()));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the unpacking worker exited with code ${code}`))));
+  });
+}
+
+const SELF = join('services', 'lambda', 'runner', 'code-dir.js');
+let self: { path: string | undefined } | undefined;
+
+/** This module as compiled JavaScript (beside it in a build, in dist/ when run from sources), for the worker to load. */
+function compiledSelf(): string | undefined {
+  self ??= { path: [join(MODULE_ROOT, SELF), packagePath('dist', SELF)].find((p) => existsSync(p)) };
+  return self.path;
+}
+
+const UNPACK_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(require('node:url').pathToFileURL(workerData.module).href)
+  .then((m) => m.unpackInThisThread(workerData.zip, workerData.dir))
+  .then(() => parentPort.postMessage({}), (err) => parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) }));
+`;
+
+/** The worker's side of `unpack` (exported for the worker thread only). */
+export function unpackInThisThread(zip: Uint8Array, dir: string): void {
+  unpackSync(zip, dir);
 }
 
 /** Whether a zip can be opened (its central directory read), without unpacking it. */

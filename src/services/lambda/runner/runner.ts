@@ -72,8 +72,8 @@ class LambdaRunner {
     const unavailable = this.unavailable(config);
     if (unavailable) return { ok: false, error: { errorType: 'Runtime.Unavailable', errorMessage: unavailable }, logs: [], ms: 0, cold: false };
     const root = this.root();
-    const codeDir = root.codeDir(packages.code.sha, packages.code.zip);
-    const optDir = root.optDir(packages.layers);
+    const codeDir = await root.codeDir(packages.code.sha, packages.code.zip);
+    const optDir = await root.optDir(packages.layers);
     const python = config.Runtime!.startsWith('python');
     const spec: WorkerSpec = {
       key: `${familyOf(ctx, row.name)}#${row.version}:${row.revision_id}`,
