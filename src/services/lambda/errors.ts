@@ -13,7 +13,8 @@ export const lambdaErrors = {
   invalidParameter: (message: string) => new AwsError('InvalidParameterValueException', message, 400),
   functionNotFound: (arn: string) => new AwsError('ResourceNotFoundException', `Function not found: ${arn}`, 404),
   aliasNotFound: (arn: string) => new AwsError('ResourceNotFoundException', `Alias not found: ${arn}`, 404),
-  policyNotFound: () =>
+  /** A policy, or a layer version, that is not there: Lambda's generic wording. */
+  resourceNotFound: () =>
     new AwsError('ResourceNotFoundException', 'The resource you requested does not exist.', 404),
   statementNotFound: (id: string, arn: string) =>
     new AwsError('ResourceNotFoundException', `Statement ${id} is not found in resource policy.`, 404, { fields: { arn } }),

@@ -32,7 +32,7 @@ function versionRow(ctx: Ctx, layerName: string, version: number | undefined): L
   const ref = layerRef(ctx, layerName);
   const number = version ?? ref.version;
   const row = ref.foreign || number === undefined ? undefined : lambdaRepo(ctx).getLayerVersion(ctx.account, ctx.region, ref.name, number);
-  if (!row) throw lambdaErrors.policyNotFound();
+  if (!row) throw lambdaErrors.resourceNotFound();
   return row;
 }
 
@@ -177,7 +177,7 @@ export function removeLayerVersionPermission(ctx: Ctx, input: L.RemoveLayerVersi
 export function getLayerVersionPolicy(ctx: Ctx, input: L.GetLayerVersionPolicyRequest): L.GetLayerVersionPolicyResponse {
   check('GetLayerVersionPolicy', input);
   const row = versionRow(ctx, input.LayerName!, Number(input.VersionNumber));
-  if (!row.policy) throw lambdaErrors.policyNotFound();
+  if (!row.policy) throw lambdaErrors.resourceNotFound();
   return { Policy: policyDocument(statementsOf(row)), RevisionId: row.policy_revision! };
 }
 

@@ -74,7 +74,7 @@ export function getPolicy(ctx: Ctx, input: L.GetPolicyRequest): L.GetPolicyRespo
   check('GetPolicy', input);
   const t = target(ctx, input.FunctionName!, input.Qualifier);
   const row = lambdaRepo(ctx).getPolicy(ctx.account, ctx.region, t.name, t.qualifier);
-  if (!row) throw lambdaErrors.policyNotFound();
+  if (!row) throw lambdaErrors.resourceNotFound();
   return { Policy: policyDocument(JSON.parse(row.statements) as Statement[]), RevisionId: row.revision_id };
 }
 

@@ -151,8 +151,11 @@ function resolveSdkNodeModules(): string | undefined {
   return undefined;
 }
 
-/** Writes every entry of a zip under `dir`; entries that would land outside it are refused. */
-function unpackSync(zip: Uint8Array, dir: string): void {
+/**
+ * Writes every entry of a zip under `dir`; entries that would land outside it are refused. Exported
+ * for the unpacking worker thread, which loads this module.
+ */
+export function unpackSync(zip: Uint8Array, dir: string): void {
   const files = unzipSync(zip);
   for (const [name, data] of Object.entries(files)) {
     const target = normalize(join(dir, name));
@@ -198,14 +201,9 @@ function compiledSelf(): string | undefined {
 const UNPACK_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 import(require('node:url').pathToFileURL(workerData.module).href)
-  .then((m) => m.unpackInThisThread(workerData.zip, workerData.dir))
+  .then((m) => m.unpackSync(workerData.zip, workerData.dir))
   .then(() => parentPort.postMessage({}), (err) => parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) }));
 `;
-
-/** The worker's side of `unpack` (exported for the worker thread only). */
-export function unpackInThisThread(zip: Uint8Array, dir: string): void {
-  unpackSync(zip, dir);
-}
 
 /** Whether a zip can be opened (its central directory read), without unpacking it. */
 export function zipProblem(zip: Uint8Array): string | undefined {
