@@ -72,14 +72,14 @@ export class StepFunctionsRepo {
       .run(row);
   }
 
-  /** Ends a running execution; false when it had already ended. */
-  finishExecution(arn: string, end: Pick<ExecutionRow, 'status' | 'output' | 'error' | 'cause' | 'stopped_at'>): boolean {
+  /** Ends a running execution (what is not given is null); false when it had already ended. */
+  finishExecution(arn: string, status: string, end: { output?: string | undefined; error?: string | undefined; cause?: string | undefined }, stoppedAt = Date.now()): boolean {
     const out = this.store
       .stmt(
         `UPDATE sfn_executions SET status = @status, output = @output, error = @error, cause = @cause, stopped_at = @stopped_at
          WHERE arn = @arn AND status = 'RUNNING'`,
       )
-      .run({ ...end, arn });
+      .run({ arn, status, output: end.output ?? null, error: end.error ?? null, cause: end.cause ?? null, stopped_at: stoppedAt });
     return out.changes > 0;
   }
 

@@ -29,7 +29,8 @@ export interface ExecutionContext {
 
 type ExecutionEnd = { status: 'SUCCEEDED'; output: unknown } | { status: 'FAILED'; error: string; cause: string };
 
-class Aborted extends Error {}
+/** The execution was stopped (StopExecution, its TimeoutSeconds, reset, shutdown): nothing more to record. */
+export class Aborted extends Error {}
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -185,4 +186,3 @@ export async function execute(ctx: Ctx, definition: Definition, input: unknown, 
   return { status: 'FAILED', error: 'States.Runtime', cause: `The execution reached the limit of ${MAX_TRANSITIONS} state transitions` };
 }
 
-export { Aborted };

@@ -9,6 +9,6 @@ import { StepFunctionsRepo } from '../../store/stepfunctions-repo.js';
 export async function onStart(rt: Runtime): Promise<void> {
   const repo = new StepFunctionsRepo(rt.meta);
   for (const arn of repo.runningExecutions()) {
-    repo.finishExecution(arn, { status: 'FAILED', output: null, error: 'States.Runtime', cause: 'Overcast stopped while the execution ran', stopped_at: Date.now() });
+    repo.finishExecution(arn, 'FAILED', { error: 'States.Runtime', cause: 'Overcast stopped while the execution ran' });
   }
 }

@@ -133,6 +133,41 @@ export function listStateMachines(ctx: Ctx, input: S.ListStateMachinesInput): S.
   };
 }
 
+/**
+ * Runs an execution in the background to its end and records it; StopExecution, reset and
+ * shutdown abort it through the server's map of running executions, and the machine's
+ * TimeoutSeconds ends it TIMED_OUT, as on AWS.
+ */
+function run(ctx: Ctx, machine: StateMachineRow, arn: string, context: ExecutionContext): void {
+  const repo = sfnRepo(ctx);
+  const definition = parseDefinition(machine.definition);
+  const controller = new AbortController();
+  const live = runningOf(ctx.rt);
+  live.set(arn, controller);
+  const seconds = definition.TimeoutSeconds;
+  const deadline = seconds
+    ? setTimeout(() => {
+        repo.finishExecution(arn, 'TIMED_OUT', { error: 'States.Timeout', cause: `The execution did not finish within ${seconds} seconds` });
+        controller.abort();
+      }, seconds * 1000)
+    : undefined;
+  void (async () => {
+    try {
+      const end = await execute(ctx, definition, context.Execution.Input, context, controller.signal);
+      if (end.status === 'SUCCEEDED') repo.finishExecution(arn, end.status, { output: JSON.stringify(end.output ?? null) });
+      else repo.finishExecution(arn, end.status, { error: end.error, cause: end.cause });
+    } catch (err) {
+      if (!(err instanceof Aborted)) {
+        ctx.rt.log.error(`step functions execution ${arn} failed`, err);
+        repo.finishExecution(arn, 'FAILED', { error: 'States.Runtime', cause: String(err) });
+      }
+    } finally {
+      clearTimeout(deadline);
+      live.delete(arn);
+    }
+  })();
+}
+
 export function startExecution(ctx: Ctx, input: S.StartExecutionInput): S.StartExecutionOutput {
   check('StartExecution', input);
   const machine = requireMachine(ctx, input.stateMachineArn!);
@@ -155,37 +190,10 @@ export function startExecution(ctx: Ctx, input: S.StartExecutionInput): S.StartE
   }
   const started = Date.now();
   repo.putExecution({ arn, state_machine_arn: machine.arn, name, status: 'RUNNING', input: text, output: null, error: null, cause: null, started_at: started, stopped_at: null });
-  const context: ExecutionContext = {
+  run(ctx, machine, arn, {
     Execution: { Id: arn, Name: name, Input: parsed, StartTime: new Date(started).toISOString(), RoleArn: machine.role_arn },
     StateMachine: { Id: machine.arn, Name: machine.name },
-  };
-  const controller = new AbortController();
-  const live = runningOf(ctx.rt);
-  live.set(arn, controller);
-  const definition = parseDefinition(machine.definition);
-  // The machine's TimeoutSeconds ends the whole execution TIMED_OUT, as on AWS.
-  const deadline = definition.TimeoutSeconds
-    ? setTimeout(() => {
-        repo.finishExecution(arn, { status: 'TIMED_OUT', output: null, error: 'States.Timeout', cause: `The execution did not finish within ${definition.TimeoutSeconds} seconds`, stopped_at: Date.now() });
-        controller.abort();
-      }, definition.TimeoutSeconds * 1000)
-    : undefined;
-  void (async () => {
-    try {
-      const end = await execute(ctx, definition, parsed, context, controller.signal);
-      const stopped_at = Date.now();
-      if (end.status === 'SUCCEEDED') repo.finishExecution(arn, { status: end.status, output: JSON.stringify(end.output ?? null), error: null, cause: null, stopped_at });
-      else repo.finishExecution(arn, { status: end.status, output: null, error: end.error, cause: end.cause, stopped_at });
-    } catch (err) {
-      if (!(err instanceof Aborted)) {
-        ctx.rt.log.error(`step functions execution ${arn} failed`, err);
-        repo.finishExecution(arn, { status: 'FAILED', output: null, error: 'States.Runtime', cause: String(err), stopped_at: Date.now() });
-      }
-    } finally {
-      clearTimeout(deadline);
-      live.delete(arn);
-    }
-  })();
+  });
   return { executionArn: arn, startDate: new Date(started) };
 }
 
@@ -212,7 +220,7 @@ export function stopExecution(ctx: Ctx, input: S.StopExecutionInput): S.StopExec
   const row = requireExecution(ctx, input.executionArn!);
   const stopped_at = Date.now();
   if (row.status === 'RUNNING') {
-    sfnRepo(ctx).finishExecution(row.arn, { status: 'ABORTED', output: null, error: input.error ?? null, cause: input.cause ?? null, stopped_at });
+    sfnRepo(ctx).finishExecution(row.arn, 'ABORTED', { error: input.error, cause: input.cause }, stopped_at);
     runningOf(ctx.rt).get(row.arn)?.abort();
   }
   return { stopDate: new Date(row.stopped_at ?? stopped_at) };
