@@ -1,6 +1,7 @@
 /**
  * The command line runs from the bundle in dist/bundle/ (scripts/build-bundle.mjs), not from tsc's
- * dist/cli/: every import between its chunks names a chunk that exists, its package root is the
+ * dist/cli/: every import between its chunks names a chunk that exists, start-up loads neither of
+ * the two chunks grouped for stack operations (only a stack operation does), its package root is the
  * repository and its module root is dist/, where the files loaded by path at run time are (the
  * compaction worker, the Lambda bootstrap, the unpacking worker's module), and a server started
  * with `overcast start --data-dir` deploys a stack of S3 Tables resources (the models and the
@@ -98,6 +99,24 @@ describe('the bundled command line', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("leaves the stack operations' groups out of start-up", () => {
+    const chunks = readdirSync(BUNDLE).filter((f) => f.endsWith('.js'));
+    const imports = (chunk: string, pattern: RegExp) =>
+      [...readFileSync(join(BUNDLE, chunk), 'utf8').matchAll(pattern)].map((m) => m[1]!.slice(2));
+    // What a start-up loads: main.js and the start command, every service's on-start hook and the
+    // maintenance scheduler (loaded dynamically), with everything they import statically.
+    const roots = ['main.js', ...chunks.filter((c) => /^(start|on-start|scheduler)-/.test(c))];
+    const loaded = new Set<string>();
+    for (const todo = [...roots]; todo.length > 0; ) {
+      const chunk = todo.pop()!;
+      if (loaded.has(chunk)) continue;
+      loaded.add(chunk);
+      todo.push(...imports(chunk, /(?:from|import)\s*"(\.\/[^"]+)"/g));
+    }
+    expect(chunks.filter((c) => /^(cloudformation-engine|table-storage)-/.test(c))).toHaveLength(2);
+    expect([...loaded].filter((c) => /^(cloudformation-engine|table-storage)-/.test(c))).toEqual([]);
   });
 
   it('finds the package root and dist/ from its chunk, where the files loaded by path are', async () => {
