@@ -297,6 +297,22 @@ export class LambdaRepo {
     return row?.code_sha;
   }
 
+  /**
+   * Removes the hidden layer versions (deleted while in use) that no function version names any
+   * more; returns their code hashes. `arnOf` gives a version's ARN, as configurations name it.
+   */
+  purgeHiddenLayerVersions(account: string, region: string, arnOf: (name: string, version: number) => string): string[] {
+    const hidden = this.store
+      .stmt('SELECT name, version FROM lambda_layer_versions WHERE account = ? AND region = ? AND deleted = 1')
+      .all(account, region) as { name: string; version: number }[];
+    const shas: string[] = [];
+    for (const { name, version } of hidden) {
+      const sha = this.deleteLayerVersion(account, region, name, version, arnOf(name, version));
+      if (sha) shas.push(sha);
+    }
+    return shas;
+  }
+
   /** A layer's versions below `before` that match the filters, newest first (as ListLayerVersions answers). */
   listLayerVersions(account: string, region: string, name: string, before: number, limit: number, filter: LayerFilter): LayerVersionRow[] {
     return this.store

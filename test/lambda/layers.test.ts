@@ -8,6 +8,7 @@
 import {
   AddLayerVersionPermissionCommand,
   CreateFunctionCommand,
+  DeleteFunctionCommand,
   DeleteLayerVersionCommand,
   GetFunctionConfigurationCommand,
   GetLayerVersionByArnCommand,
@@ -182,6 +183,25 @@ describe('functions with layers', () => {
     expect(config.Layers?.map((l) => l.Arn)).toEqual([`${LAYER}:shared:3`, `${LAYER}:shared:1`]);
     const refused = await failure(lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: 'uses-layer', Layers: [`${LAYER}:shared:1`] })));
     expect(refused).toMatchObject({ name: 'InvalidParameterValueException', status: 400, message: `Layer version ${LAYER}:shared:1 does not exist.` });
+  });
+
+  it('a version deleted while in use goes, with its code, once no function version names it', async ({ server }) => {
+    const lambda = lambdaOf(server);
+    const stored = (name: string) =>
+      server.server.runtime.meta.db.prepare('SELECT count(*) AS n FROM lambda_layer_versions WHERE name = ?').get(name) as { n: number };
+    const fn = { Role: ROLE, Runtime: 'nodejs20.x' as const, Handler: 'index.handler', Code: { ZipFile: zip({ 'index.js': 'exports.handler = async () => 1;' }) } };
+    for (const layer of ['transient-a', 'transient-b']) {
+      await lambda.send(new PublishLayerVersionCommand({ LayerName: layer, Content: { ZipFile: zip({ [`${layer}.txt`]: layer }) } }));
+      await lambda.send(new CreateFunctionCommand({ ...fn, FunctionName: `${layer}-user`, Layers: [`${LAYER}:${layer}:1`] }));
+      await lambda.send(new DeleteLayerVersionCommand({ LayerName: layer, VersionNumber: 1 }));
+      expect(stored(layer).n, layer).toBe(1); // hidden, still serving its function
+    }
+    // A function that stops naming it, and a function deleted.
+    await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: 'transient-a-user', Layers: [] }));
+    expect(stored('transient-a').n).toBe(0);
+    expect(stored('transient-b').n).toBe(1);
+    await lambda.send(new DeleteFunctionCommand({ FunctionName: 'transient-b-user' }));
+    expect(stored('transient-b').n).toBe(0);
   });
 
   it('refuses a layer version that does not exist and more than five layers, creating nothing', async ({ server }) => {

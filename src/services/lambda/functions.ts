@@ -13,7 +13,7 @@ import type { VersionRow } from '../../store/lambda-repo.js';
 import { storeCode } from './code.js';
 import { applyConfig, functionConfiguration, storedConfig, type StoredConfig } from './configuration.js';
 import { check, checkRevision, lambdaErrors } from './errors.js';
-import { checkFunctionLayers } from './layers.js';
+import { checkFunctionLayers, purgeHiddenLayers } from './layers.js';
 import { lambdaRepo, requireFunction, resolveVersion } from './lookup.js';
 import { functionArn, isValidName, isVersionNumber, LATEST } from './naming.js';
 import { markerKey, pageOf } from './paging.js';
@@ -114,9 +114,13 @@ export function deleteFunction(ctx: Ctx, input: L.DeleteFunctionRequest): L.Dele
     ctx.rt.meta.tx(() => {
       const sha = repo.deleteVersion(ctx.account, ctx.region, ref.name, number);
       if (sha) repo.dropUnusedCode([sha]);
+      purgeHiddenLayers(ctx);
     });
   } else {
-    ctx.rt.meta.tx(() => repo.dropUnusedCode(repo.deleteFunction(ctx.account, ctx.region, ref.name)));
+    ctx.rt.meta.tx(() => {
+      repo.dropUnusedCode(repo.deleteFunction(ctx.account, ctx.region, ref.name));
+      purgeHiddenLayers(ctx);
+    });
   }
   runnerOf(ctx.rt).retire(ctx, ref.name);
   return { StatusCode: 204 };
@@ -134,6 +138,7 @@ function replaceLatest(ctx: Ctx, current: VersionRow, next: VersionRow, publish:
   const out = ctx.rt.meta.tx(() => {
     repo.putVersion(next);
     if (current.code_sha !== next.code_sha) repo.dropUnusedCode([current.code_sha]);
+    if (current.config !== next.config) purgeHiddenLayers(ctx);
     return publish ? (publishFrom(ctx, next, undefined) ?? next) : next;
   });
   runnerOf(ctx.rt).retire(ctx, next.name, { version: 0, revision: next.revision_id });

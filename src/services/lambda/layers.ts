@@ -137,6 +137,15 @@ export function deleteLayerVersion(ctx: Ctx, input: L.DeleteLayerVersionRequest)
   });
 }
 
+/**
+ * Drops the layer versions deleted while functions used them once none does any more (called in
+ * the transaction that deletes or reconfigures a function version), with their code.
+ */
+export function purgeHiddenLayers(ctx: Ctx): void {
+  const repo = lambdaRepo(ctx);
+  repo.dropUnusedCode(repo.purgeHiddenLayerVersions(ctx.account, ctx.region, (name, version) => layerArn(ctx, name, version)));
+}
+
 function statementsOf(row: LayerVersionRow): Statement[] {
   return row.policy ? (JSON.parse(row.policy) as Statement[]) : [];
 }

@@ -97,4 +97,9 @@ export const lambdaMigrations: Migration[] = [
       CREATE INDEX lambda_layer_versions_by_code ON lambda_layer_versions (code_sha);
     `,
   },
+  {
+    // The hidden versions alone, so a function's delete or update finds those to purge without a scan.
+    id: 'lambda-003',
+    sql: `CREATE INDEX lambda_layer_versions_hidden ON lambda_layer_versions (account, region) WHERE deleted = 1;`,
+  },
 ];
