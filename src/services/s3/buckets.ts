@@ -42,16 +42,18 @@ export function createBucket(ctx: Ctx, input: S3.CreateBucketRequest, opts: Crea
     if (existing.region === 'us-east-1' && region === 'us-east-1') return { Location: location };
     throw s3Errors.bucketAlreadyOwnedByYou(name);
   }
-  ctx.rt.meta.tx(() => {
+  const configs: [kind: string, value: string][] = [];
+  if (input.ObjectOwnership) configs.push(['ownership', JSON.stringify({ Rules: [{ ObjectOwnership: input.ObjectOwnership }] })]);
+  if (input.ObjectLockEnabledForBucket) {
+    configs.push(['object-lock', JSON.stringify({ ObjectLockEnabled: 'Enabled' })], ['versioning', JSON.stringify({ Status: 'Enabled' })]);
+  }
+  const write = () => {
     r.insertBucket({ name, account: ctx.account, region, created_at: Date.now() });
-    if (input.ObjectOwnership) {
-      r.putConfig(name, 'ownership', JSON.stringify({ Rules: [{ ObjectOwnership: input.ObjectOwnership }] }));
-    }
-    if (input.ObjectLockEnabledForBucket) {
-      r.putConfig(name, 'object-lock', JSON.stringify({ ObjectLockEnabled: 'Enabled' }));
-      r.putConfig(name, 'versioning', JSON.stringify({ Status: 'Enabled' }));
-    }
-  });
+    for (const [kind, value] of configs) r.putConfig(name, kind, value);
+  };
+  // A bare bucket is one row, atomic by itself: a savepoint only when configurations go with it.
+  if (configs.length > 0) ctx.rt.meta.tx(write);
+  else write();
   return { Location: location, BucketArn: `arn:${ctx.partition}:s3:::${name}` };
 }
 

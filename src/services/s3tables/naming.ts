@@ -3,7 +3,7 @@
  * tables (beyond the model's length/character patterns), ARNs of table buckets and tables and
  * their parsing, ids, version tokens, and warehouse bucket names shaped like AWS's.
  */
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 // "Amazon S3 table bucket, table, and namespace naming rules" (S3 User Guide).
 const BUCKET_RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-', 'aws'];
@@ -67,17 +67,23 @@ export function newId(): string {
 
 /** Table version tokens look like AWS's: 20 lowercase hex characters (e.g. `aafc39ddd462690d2a0c`). */
 export function newVersionToken(): string {
-  if (tokenOffset + 10 > tokenPool.length) {
-    tokenPool = randomBytes(4096);
-    tokenOffset = 0;
-  }
-  tokenOffset += 10;
-  return tokenPool.toString('hex', tokenOffset - 10, tokenOffset);
+  const at = takeRandom(10);
+  return pool.toString('hex', at, at + 10);
 }
 
-// Commits draw their tokens from a pool of random bytes: one call into the CSPRNG per 409 tokens.
-let tokenPool = Buffer.alloc(0);
-let tokenOffset = 0;
+// Tokens and names draw from a pool of random bytes: one call into the CSPRNG per 4 KiB.
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+/** The offset in `pool` of `n` fresh random bytes. */
+function takeRandom(n: number): number {
+  if (poolOffset + n > pool.length) {
+    pool = randomBytes(4096);
+    poolOffset = 0;
+  }
+  poolOffset += n;
+  return poolOffset - n;
+}
 
 /**
  * Short region code AWS puts in warehouse names: `us-east-1` → `use1`, `ap-northeast-2` → `apn2`
@@ -104,7 +110,11 @@ export function warehouseBucketName(tableId: string, region: string): string {
   const tail = `${regionCode(region)}b${WAREHOUSE_SUFFIX}`;
   const n = Math.max(4, 63 - head.length - tail.length);
   let random = '';
-  for (let i = 0; i < n; i++) random += ALPHABET[randomInt(ALPHABET.length)];
+  while (random.length < n) {
+    const byte = pool[takeRandom(1)]!;
+    // 252 = 7 × 36: bytes above it are dropped so that every character is equally likely.
+    if (byte < 252) random += ALPHABET[byte % ALPHABET.length];
+  }
   return `${head}${random}${tail}`;
 }
 

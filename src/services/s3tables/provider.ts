@@ -23,6 +23,7 @@ export {
 export { createNamespace, deleteNamespace, getNamespace, listNamespaces } from './namespaces.js';
 export {
   createTable,
+  createTableWithWarehouse,
   deleteTable,
   getTable,
   getTableMetadataLocation,

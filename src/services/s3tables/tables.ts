@@ -76,6 +76,18 @@ function newTableRow(
 }
 
 export async function createTable(ctx: Ctx, input: S3T.CreateTableRequest): Promise<S3T.CreateTableResponse> {
+  const { tableARN, versionToken } = await createTableWithWarehouse(ctx, input);
+  return { tableARN, versionToken };
+}
+
+/**
+ * CreateTable, answering with the new table's warehouse location too: the CloudFormation resource
+ * takes its attributes from the table it created rather than reading it back with GetTable.
+ */
+export async function createTableWithWarehouse(
+  ctx: Ctx,
+  input: S3T.CreateTableRequest,
+): Promise<S3T.CreateTableResponse & { warehouseLocation: string }> {
   let plan: MetadataPlan | undefined;
   checkCreateTable(input);
   if (input.metadata !== undefined) {
@@ -83,7 +95,7 @@ export async function createTable(ctx: Ctx, input: S3T.CreateTableRequest): Prom
     plan = planTableMetadata(input.metadata.iceberg);
   }
   const { row } = await createTableWithPlan(ctx, input, plan);
-  return { tableARN: tableArnOf(row, ctx.partition), versionToken: row.version_token };
+  return { tableARN: tableArnOf(row, ctx.partition), versionToken: row.version_token, warehouseLocation: row.warehouse };
 }
 
 /** The checks of a CreateTable request before its metadata (model, name, encryption, tags). */

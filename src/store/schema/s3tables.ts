@@ -3,8 +3,9 @@
  * region, bucket, name), tables clustered by their listing key (account, region, bucket,
  * namespace, name) so a page of ListTables is one contiguous range read, with indexes on their
  * immutable id and on (…, name) for name-prefix listings across a whole bucket, table
- * configurations (policies up to 20 KB) by table id in a table of their own, and the warehouse buckets waiting to be purged (deleted
- * tables, interrupted creations) so a restart resumes their removal. Configurations are JSON.
+ * configurations (policies up to 20 KB) in a table of their own, in creation order and found by
+ * table id, and the warehouse buckets waiting to be purged (deleted tables, interrupted
+ * creations) so a restart resumes their removal. Configurations are JSON.
  */
 import type { Migration } from '../database.js';
 
@@ -83,6 +84,32 @@ export const s3tablesMigrations: Migration[] = [
         bucket TEXT PRIMARY KEY,
         queued_at INTEGER NOT NULL
       ) WITHOUT ROWID;
+    `,
+  },
+  {
+    // Table configurations in a rowid table, appended in creation order, found through a unique
+    // index on the id: keyed by the random table id itself, each new row (~450 bytes) landed on a
+    // random leaf, so creating 100 tables rewrote nearly every page of the table (65 of 65 with
+    // 600 tables, and growing with their number) where the rows now fill about 11 new pages and
+    // the index entries, ten times smaller, touch ten times fewer.
+    id: 's3tables-002',
+    sql: `
+      CREATE TABLE s3t_table_configs_002 (
+        id TEXT NOT NULL UNIQUE,
+        encryption TEXT NOT NULL,
+        storage_class TEXT NOT NULL,
+        maintenance TEXT NOT NULL,
+        policy TEXT,
+        replication TEXT,
+        replication_token TEXT,
+        record_expiration TEXT,
+        tags TEXT NOT NULL DEFAULT '{}'
+      );
+      INSERT INTO s3t_table_configs_002 (id, encryption, storage_class, maintenance, policy, replication, replication_token, record_expiration, tags)
+        SELECT id, encryption, storage_class, maintenance, policy, replication, replication_token, record_expiration, tags
+        FROM s3t_table_configs;
+      DROP TABLE s3t_table_configs;
+      ALTER TABLE s3t_table_configs_002 RENAME TO s3t_table_configs;
     `,
   },
 ];

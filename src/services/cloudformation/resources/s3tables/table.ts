@@ -6,8 +6,8 @@
  * deletes it again. Updates in place: a new TableName and/or Namespace is one RenameTable (the ARN
  * and warehouse survive), Compaction / SnapshotManagement are put (removed → the service
  * defaults), tags are diffed. Ref/TableARN is the table ARN; WarehouseLocation and VersionToken
- * are read back with GetTable (the token drifts as engines commit, as on AWS). The read handler
- * (drift) and import go by the table ARN.
+ * are CreateTable's, or read back with GetTable after maintenance puts and updates (the token
+ * drifts as engines commit, as on AWS). The read handler (drift) and import go by the table ARN.
  */
 import type * as S3T from '@aws-sdk/client-s3tables';
 import type { Ctx } from '../../../../runtime/runtime.js';
@@ -108,7 +108,7 @@ export const table: ResourceProvider = {
     const { ctx } = rc;
     const bucketArn = p.TableBucketARN;
     const metadata = p.WithoutMetadata === undefined ? icebergMetadata(p.IcebergMetadata) : undefined;
-    const created = await s3t.createTable(ctx, {
+    const created = await s3t.createTableWithWarehouse(ctx, {
       tableBucketARN: bucketArn,
       namespace: p.Namespace,
       name: p.TableName,
@@ -117,15 +117,18 @@ export const table: ResourceProvider = {
       storageClassConfiguration: storageClass(p.StorageClassConfiguration),
       tags: tagsInput(p.Tags),
     });
+    const arn = created.tableARN!;
+    if (!p.Compaction && !p.SnapshotManagement) {
+      return { physicalId: arn, attributes: { TableARN: arn, WarehouseLocation: created.warehouseLocation, VersionToken: created.versionToken } };
+    }
     try {
-      const t = s3t.getTable(ctx, { tableArn: created.tableARN });
-      if (!p.Compaction && !p.SnapshotManagement) return tableState(t);
+      const t = s3t.getTable(ctx, { tableArn: arn });
       if (p.Compaction) putCompaction(ctx, t, bucketArn, p.Compaction);
       if (p.SnapshotManagement) putSnapshots(ctx, t, bucketArn, p.SnapshotManagement);
-      return tableState(s3t.getTable(ctx, { tableArn: created.tableARN }));
+      return tableState(s3t.getTable(ctx, { tableArn: arn }));
     } catch (err) {
       try {
-        s3t.deleteTable(ctx, located(s3t.getTable(ctx, { tableArn: created.tableARN }), bucketArn));
+        s3t.deleteTable(ctx, located(s3t.getTable(ctx, { tableArn: arn }), bucketArn));
       } catch {
         // best effort: the original failure is what the stack reports
       }
