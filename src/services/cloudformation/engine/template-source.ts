@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import type { Ctx } from '../../../runtime/runtime.js';
 import { isAwsError } from '../../../wire/errors.js';
 import { validation } from '../requests/errors.js';
+import { loadSsmFor } from './environment.js';
 import { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES, templateSizeError } from '../template/errors.js';
 
 export { TEMPLATE_BODY_MAX_BYTES, TEMPLATE_URL_MAX_BYTES };
@@ -103,14 +104,27 @@ export async function fetchTemplateUrl(ctx: Ctx, url: string): Promise<string> {
   }
   const bytes = await readLimited(body, TEMPLATE_URL_MAX_BYTES);
   if (!bytes) throw validation(`Template may not exceed ${TEMPLATE_URL_MAX_BYTES} bytes in size.`);
-  return bytes.toString('utf8');
+  const text = bytes.toString('utf8');
+  await loadSsmFor(text);
+  return text;
 }
 
 /**
  * The template text of a request: exactly one of TemplateBody, TemplateURL or (where allowed)
- * UsePreviousTemplate. Returns undefined for UsePreviousTemplate.
+ * UsePreviousTemplate. Returns undefined for UsePreviousTemplate. Every template a deployment
+ * prepares comes through here or fetchTemplateUrl, which load the SSM provider it may need.
  */
 export async function templateText(
+  ctx: Ctx,
+  input: TemplateSourceInput,
+  opts: { allowPrevious: boolean; required?: boolean },
+): Promise<string | undefined> {
+  const text = await requestText(ctx, input, opts);
+  if (text !== undefined || input.UsePreviousTemplate) await loadSsmFor(text);
+  return text;
+}
+
+async function requestText(
   ctx: Ctx,
   input: TemplateSourceInput,
   opts: { allowPrevious: boolean; required?: boolean },
