@@ -1,7 +1,8 @@
 /**
  * The command line runs from the bundle in dist/bundle/ (scripts/build-bundle.mjs), not from tsc's
  * dist/cli/: every import between its chunks names a chunk that exists, start-up loads neither of
- * the two chunks grouped for stack operations (only a stack operation does), its package root is the
+ * the two chunks grouped for stack operations (only a stack operation does), its chunks are ASCII
+ * and the engine's does not bring the SSM provider with it, its package root is the
  * repository and its module root is dist/, where the files loaded by path at run time are (the
  * compaction worker, the Lambda bootstrap, the unpacking worker's module), and a server started
  * with `overcast start --data-dir` deploys a stack of S3 Tables resources (the models and the
@@ -117,6 +118,24 @@ describe('the bundled command line', () => {
     }
     expect(chunks.filter((c) => /^(cloudformation-engine|table-storage)-/.test(c))).toHaveLength(2);
     expect([...loaded].filter((c) => /^(cloudformation-engine|table-storage)-/.test(c))).toEqual([]);
+  });
+
+  it('is ASCII, and the engine chunk does not load the SSM provider with it', () => {
+    const chunks = readdirSync(BUNDLE).filter((f) => f.endsWith('.js'));
+    // V8 holds a source with one character outside Latin-1 at two bytes a character.
+    expect(chunks.filter((c) => /[^\x00-\x7f]/.test(readFileSync(join(BUNDLE, c), 'latin1')))).toEqual([]);
+    const text = (c: string) => readFileSync(join(BUNDLE, c), 'utf8');
+    const ssm = chunks.find((c) => /function getParameter\(/.test(text(c)));
+    expect(ssm, 'the chunk holding the SSM provider').toBeDefined();
+    const engine = chunks.find((c) => c.startsWith('cloudformation-engine-'))!;
+    const loaded = new Set<string>();
+    for (const todo = [engine]; todo.length > 0; ) {
+      const chunk = todo.pop()!;
+      if (loaded.has(chunk)) continue;
+      loaded.add(chunk);
+      todo.push(...[...text(chunk).matchAll(/from\s*"\.\/([^"]+)"/g)].map((m) => m[1]!));
+    }
+    expect(loaded.has(ssm!)).toBe(false);
   });
 
   it('finds the package root and dist/ from its chunk, where the files loaded by path are', async () => {
