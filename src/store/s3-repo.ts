@@ -68,14 +68,16 @@ const HEAD_COLUMNS =
 
 export class S3Repo {
   /**
-   * Bucket rows by name (null: known absent). Every request looks its bucket up; only this class
-   * writes the table, and each write drops the entry, so a cached row is never stale. Rows are
-   * cached on read only, so a rolled-back insert leaves nothing behind.
+   * Committed bucket rows by name (null: known absent). Every request looks its bucket up; only
+   * this class writes the table, and each write drops the entry before it runs. Rows are cached
+   * only when read outside a transaction: one read inside could see a row the transaction (or a
+   * savepoint of it) then rolls back, and would outlive it.
    */
   private readonly buckets = new Map<string, BucketRow | null>();
   /**
    * Recently read object rows of small (inline) objects, by bucket + key, under the same rule:
-   * filled on read only, dropped by every write of that key (a whole-bucket delete drops all).
+   * filled on reads outside a transaction only, dropped by every write of that key (a whole-bucket
+   * delete drops all).
    * Bounded by count and bytes; rows handed out are shared and never mutated.
    */
   private readonly objects = new Map<string, ObjectRow>();
@@ -104,6 +106,7 @@ export class S3Repo {
     const cached = this.buckets.get(name);
     if (cached !== undefined) return cached ?? undefined;
     const row = this.store.stmt('SELECT * FROM s3_buckets WHERE name = ?').get(name) as BucketRow | undefined;
+    if (this.store.db.inTransaction) return row;
     if (this.buckets.size >= 10_000) this.buckets.clear();
     this.buckets.set(name, row ?? null);
     return row;
@@ -175,7 +178,7 @@ export class S3Repo {
     const row = this.store.stmt('SELECT * FROM s3_objects WHERE bucket = ? AND key = ?').get(bucket, key) as
       | ObjectRow
       | undefined;
-    if (row?.inline && row.size <= OBJECT_CACHE_ROW) {
+    if (row?.inline && row.size <= OBJECT_CACHE_ROW && !this.store.db.inTransaction) {
       if (this.objects.size >= OBJECT_CACHE_ROWS || this.objectBytes + row.size > OBJECT_CACHE_BYTES) {
         this.objects.clear();
         this.objectBytes = 0;
