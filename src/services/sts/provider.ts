@@ -35,11 +35,19 @@ function validate(operation: string, input: object): void {
   if (message) throw validation(message);
 }
 
+// Every write names its caller (SSM's LastModifiedUser): a hash per call cost more than the write's SQL.
+const uniqueIds = new Map<string, string>();
+
 /** A stable IAM-style unique id (`AIDA…`, `AROA…`): prefix + 17 characters derived from `seed`. */
 export function uniqueId(prefix: string, seed: string): string {
+  const key = `${prefix}/${seed}`;
+  const known = uniqueIds.get(key);
+  if (known) return known;
   const digest = createHash('sha256').update(seed).digest();
   let out = prefix;
   for (let i = 0; out.length < prefix.length + 17; i++) out += ID_ALPHABET[digest[i]! % 32];
+  if (uniqueIds.size >= 4096) uniqueIds.clear();
+  uniqueIds.set(key, out);
   return out;
 }
 
