@@ -58,6 +58,12 @@ export interface PartRow {
 
 type PartSummaryRow = Omit<PartRow, 'inline' | 'blob_ids' | 'upload_id'>;
 
+/**
+ * The owner of S3 Tables warehouse buckets (services/s3tables/warehouse.ts says why), named here
+ * because the account index leaves its buckets out.
+ */
+export const WAREHOUSE_OWNER = 's3tables-service';
+
 const OBJECT_CACHE_ROW = 16 * 1024;
 const OBJECT_CACHE_ROWS = 4096;
 const OBJECT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -129,16 +135,13 @@ export class S3Repo {
   listBuckets(account: string, after: string, limit: number, prefix = '', region?: string): BucketRow[] {
     const lower = after > prefix ? after : prefix;
     const op = after > prefix ? '>' : '>=';
-    if (region) {
-      return this.store
-        .stmt(
-          `SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? AND region = ? ORDER BY name LIMIT CAST(? AS INTEGER)`,
-        )
-        .all(account, lower, upperBound(prefix), region, limit) as BucketRow[];
-    }
+    // The account index holds every owner but the warehouses' (migration s3-002), and is used
+    // only when the query names its condition; warehouses are found through the names instead.
+    const owner = account === WAREHOUSE_OWNER ? 'account = ?' : `account = ? AND account <> '${WAREHOUSE_OWNER}'`;
+    const inRegion = region ? ' AND region = ?' : '';
     return this.store
-      .stmt(`SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? ORDER BY name LIMIT CAST(? AS INTEGER)`)
-      .all(account, lower, upperBound(prefix), limit) as BucketRow[];
+      .stmt(`SELECT * FROM s3_buckets WHERE ${owner} AND name ${op} ? AND name < ?${inRegion} ORDER BY name LIMIT CAST(? AS INTEGER)`)
+      .all(account, lower, upperBound(prefix), ...(region ? [region] : []), limit) as BucketRow[];
   }
 
   bucketHasObjects(bucket: string): boolean {
