@@ -2,7 +2,8 @@
  * The folder of Overcast's package (where package.json and models/ are), found from this module's
  * own location: `dist/package-root.js` in the ES module build. The CommonJS build
  * (`dist/cjs/`, see scripts/build-cjs.mjs) replaces this module with one that reads `__dirname`,
- * since `import.meta` is a syntax error in a CommonJS module.
+ * since `import.meta` is a syntax error in a CommonJS module, and the command line's bundle
+ * (`dist/bundle/`, see scripts/build-bundle.mjs) with one whose module root is `dist/`.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

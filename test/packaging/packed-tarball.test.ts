@@ -77,6 +77,7 @@ describe('the packed tarball', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/main.js',
+      'dist/bundle/main.js',
       'dist/cjs/index.js',
       'dist/cjs/index.d.ts',
       'dist/cjs/package.json',

@@ -15,13 +15,13 @@ import { validationMessage } from '../../model/validate.js';
 import { perStore, type Ctx } from '../../runtime/runtime.js';
 import { StsRepo, type SessionRow } from '../../store/sts-repo.js';
 import { AwsError } from '../../wire/errors.js';
+import { uniqueId } from './unique-id.js';
 import { accountFromAccessKey, temporaryAccessKeyId } from '../../wire/sigv4.js';
 
 const repo = perStore((meta) => new StsRepo(meta));
 
 /** The IAM user long-term keys act as (no IAM here: one user per account). */
 const DEFAULT_USER = 'overcast';
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const ROLE_ARN = /^arn:(aws[a-z-]*):iam::(\d{12}):role\/(?:[\x21-\x7e]*\/)?([\w+=,.@-]{1,64})$/;
 /** Sessions are kept a day past expiry so late callers get ExpiredToken rather than a stranger's identity. */
 const EXPIRED_GRACE_MS = 24 * 3600 * 1000;
@@ -33,22 +33,6 @@ function validation(message: string): AwsError {
 function validate(operation: string, input: object): void {
   const message = validationMessage(serviceModel('sts'), operation, input);
   if (message) throw validation(message);
-}
-
-// Every write names its caller (SSM's LastModifiedUser): a hash per call cost more than the write's SQL.
-const uniqueIds = new Map<string, string>();
-
-/** A stable IAM-style unique id (`AIDA…`, `AROA…`): prefix + 17 characters derived from `seed`. */
-export function uniqueId(prefix: string, seed: string): string {
-  const key = `${prefix}/${seed}`;
-  const known = uniqueIds.get(key);
-  if (known) return known;
-  const digest = createHash('sha256').update(seed).digest();
-  let out = prefix;
-  for (let i = 0; out.length < prefix.length + 17; i++) out += ID_ALPHABET[digest[i]! % 32];
-  if (uniqueIds.size >= 4096) uniqueIds.clear();
-  uniqueIds.set(key, out);
-  return out;
 }
 
 interface CallerIdentity {

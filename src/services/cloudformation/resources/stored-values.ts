@@ -9,7 +9,7 @@
  * Anything else is a string.
  */
 import { resourceType, type ResourceTypeInfo } from '../spec/resource-types.js';
-import { uniqueId } from '../../sts/provider.js';
+import { uniqueId } from '../../sts/unique-id.js';
 import { ec2Id, generatedName, randomToken, uuid, type NameOptions } from './physical-names.js';
 import type { ResolvedProperties, ResourceContext, ResourceState } from './types.js';
 import { bool, str } from './property-values.js';
