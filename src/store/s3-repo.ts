@@ -58,6 +58,12 @@ export interface PartRow {
 
 type PartSummaryRow = Omit<PartRow, 'inline' | 'blob_ids' | 'upload_id'>;
 
+/**
+ * The owner of S3 Tables warehouse buckets (services/s3tables/warehouse.ts says why), named here
+ * because the account index leaves its buckets out.
+ */
+export const WAREHOUSE_OWNER = 's3tables-service';
+
 const OBJECT_CACHE_ROW = 16 * 1024;
 const OBJECT_CACHE_ROWS = 4096;
 const OBJECT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -68,14 +74,16 @@ const HEAD_COLUMNS =
 
 export class S3Repo {
   /**
-   * Bucket rows by name (null: known absent). Every request looks its bucket up; only this class
-   * writes the table, and each write drops the entry, so a cached row is never stale. Rows are
-   * cached on read only, so a rolled-back insert leaves nothing behind.
+   * Committed bucket rows by name (null: known absent). Every request looks its bucket up; only
+   * this class writes the table, and each write drops the entry before it runs. Rows are cached
+   * only when read outside a transaction: one read inside could see a row the transaction (or a
+   * savepoint of it) then rolls back, and would outlive it.
    */
   private readonly buckets = new Map<string, BucketRow | null>();
   /**
    * Recently read object rows of small (inline) objects, by bucket + key, under the same rule:
-   * filled on read only, dropped by every write of that key (a whole-bucket delete drops all).
+   * filled on reads outside a transaction only, dropped by every write of that key (a whole-bucket
+   * delete drops all).
    * Bounded by count and bytes; rows handed out are shared and never mutated.
    */
   private readonly objects = new Map<string, ObjectRow>();
@@ -104,6 +112,7 @@ export class S3Repo {
     const cached = this.buckets.get(name);
     if (cached !== undefined) return cached ?? undefined;
     const row = this.store.stmt('SELECT * FROM s3_buckets WHERE name = ?').get(name) as BucketRow | undefined;
+    if (this.store.db.inTransaction) return row;
     if (this.buckets.size >= 10_000) this.buckets.clear();
     this.buckets.set(name, row ?? null);
     return row;
@@ -126,16 +135,13 @@ export class S3Repo {
   listBuckets(account: string, after: string, limit: number, prefix = '', region?: string): BucketRow[] {
     const lower = after > prefix ? after : prefix;
     const op = after > prefix ? '>' : '>=';
-    if (region) {
-      return this.store
-        .stmt(
-          `SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? AND region = ? ORDER BY name LIMIT CAST(? AS INTEGER)`,
-        )
-        .all(account, lower, upperBound(prefix), region, limit) as BucketRow[];
-    }
+    // The account index holds every owner but the warehouses' (migration s3-002), and is used
+    // only when the query names its condition; warehouses are found through the names instead.
+    const owner = account === WAREHOUSE_OWNER ? 'account = ?' : `account = ? AND account <> '${WAREHOUSE_OWNER}'`;
+    const inRegion = region ? ' AND region = ?' : '';
     return this.store
-      .stmt(`SELECT * FROM s3_buckets WHERE account = ? AND name ${op} ? AND name < ? ORDER BY name LIMIT CAST(? AS INTEGER)`)
-      .all(account, lower, upperBound(prefix), limit) as BucketRow[];
+      .stmt(`SELECT * FROM s3_buckets WHERE ${owner} AND name ${op} ? AND name < ?${inRegion} ORDER BY name LIMIT CAST(? AS INTEGER)`)
+      .all(account, lower, upperBound(prefix), ...(region ? [region] : []), limit) as BucketRow[];
   }
 
   bucketHasObjects(bucket: string): boolean {
@@ -175,7 +181,7 @@ export class S3Repo {
     const row = this.store.stmt('SELECT * FROM s3_objects WHERE bucket = ? AND key = ?').get(bucket, key) as
       | ObjectRow
       | undefined;
-    if (row?.inline && row.size <= OBJECT_CACHE_ROW) {
+    if (row?.inline && row.size <= OBJECT_CACHE_ROW && !this.store.db.inTransaction) {
       if (this.objects.size >= OBJECT_CACHE_ROWS || this.objectBytes + row.size > OBJECT_CACHE_BYTES) {
         this.objects.clear();
         this.objectBytes = 0;

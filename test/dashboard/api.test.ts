@@ -8,8 +8,9 @@
  * diff with the replacement flagged.
  */
 import { CreateStackCommand, UpdateStackCommand, waitUntilStackCreateComplete, waitUntilStackUpdateComplete } from '@aws-sdk/client-cloudformation';
-import { ListBucketsCommand } from '@aws-sdk/client-s3';
-import { CreateTableBucketCommand } from '@aws-sdk/client-s3tables';
+import { CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
+import { CreateTableBucketCommand, GetTableCommand } from '@aws-sdk/client-s3tables';
+import { makeBucket, makeNamespace, makeTable } from '../s3tables/helpers.js';
 import { startTestServer } from '../helpers/server.js';
 import { describe, expect, it } from '../helpers/fixture.js';
 
@@ -87,6 +88,30 @@ describe('the dashboard over HTTP', () => {
     expect(names).toEqual(Array.from({ length: 250 }, (_, i) => `page-${String(i).padStart(3, '0')}`));
     const filtered = await json(fetch(api(server.endpoint, 'table-buckets?prefix=page-24')));
     expect(filtered.items.map((b: { name: string }) => b.name)).toEqual(Array.from({ length: 10 }, (_, i) => `page-24${i}`));
+  });
+
+  it('the warehouses view pages through the table warehouses, which the account listings never show', async ({ server, s3, s3tables }) => {
+    await s3.send(new CreateBucketCommand({ Bucket: 'plain-listed' }));
+    const bucketArn = await makeBucket(s3tables);
+    const namespace = await makeNamespace(s3tables, bucketArn);
+    const warehouses: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { tableArn } = await makeTable(s3tables, { tableBucketARN: bucketArn, namespace });
+      warehouses.push((await s3tables.send(new GetTableCommand({ tableArn }))).warehouseLocation!.slice('s3://'.length));
+    }
+    const own = await json(fetch(api(server.endpoint, 's3/buckets')));
+    expect(own.items.map((b: { name: string }) => b.name)).toEqual(['plain-listed']);
+    expect((await s3.send(new ListBucketsCommand({}))).Buckets!.map((b) => b.Name)).toEqual(['plain-listed']);
+    const seen: string[] = [];
+    let next: string | undefined;
+    do {
+      const page = await json(fetch(api(server.endpoint, `s3/buckets?warehouses=1&limit=2${next ? `&next=${encodeURIComponent(next)}` : ''}`)));
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      for (const b of page.items) expect(b.table).toBeDefined();
+      seen.push(...page.items.map((b: { name: string }) => b.name));
+      next = page.next;
+    } while (next);
+    expect(seen).toEqual([...warehouses].sort());
   });
 
   it('a stack event stream delivers an update as it runs; the last update reads as a diff with the replacement flagged', async ({ server, cloudformation }) => {

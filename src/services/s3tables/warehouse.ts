@@ -8,6 +8,7 @@
  */
 import type { Ctx, Runtime } from '../../runtime/runtime.js';
 import { internalCtx } from '../../runtime/runtime.js';
+import { WAREHOUSE_OWNER } from '../../store/s3-repo.js';
 import { S3TablesRepo } from '../../store/s3tables-repo.js';
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from '../../wire/sigv4.js';
 import { createBucket, purgeBucket } from '../s3/buckets.js';
@@ -20,7 +21,7 @@ import { purgeNoncurrent } from './maintenance/noncurrent.js';
  * they never show in the table owner's ListBuckets, yet clients with the table's permissions read
  * and write them by name; an owner no access key can map to gives the same here.
  */
-export const WAREHOUSE_OWNER = 's3tables-service';
+export { WAREHOUSE_OWNER };
 
 /** Creates the warehouse bucket (call inside the transaction that records the table or the purge). */
 export function createWarehouseBucket(ctx: Ctx, bucket: string): void {

@@ -29,6 +29,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const TAG: Record<string, PropertyInfo> = { Key: { t: 's', r: 1 }, Value: { t: 's', r: 1 } };
+
 const expected = (path: string, want: string, v: unknown) => `${path}: expected type: ${want}, found: ${foundType(v)}`;
 
 function checkValue(t: TypeSig, v: unknown, path: string, out: string[]): void {
@@ -55,7 +57,7 @@ function checkValue(t: TypeSig, v: unknown, path: string, out: string[]): void {
         }
         return;
       case 'tag':
-        checkObject({ Key: { t: 's', r: 1 }, Value: { t: 's', r: 1 } }, v, path, out);
+        checkObject(TAG, v, path, out);
         return;
       default:
         return; // json, null: anything goes
@@ -102,20 +104,30 @@ function checkValue(t: TypeSig, v: unknown, path: string, out: string[]): void {
   }
 }
 
+// The required keys of each schema object: walking a type's every property for them, on every
+// resource, cost more than checking the values a template gives.
+const requiredKeys = new WeakMap<Record<string, PropertyInfo>, string[]>();
+
+function required(props: Record<string, PropertyInfo>): string[] {
+  let names = requiredKeys.get(props);
+  if (!names) requiredKeys.set(props, (names = Object.keys(props).filter((name) => props[name]!.r)));
+  return names;
+}
+
 function checkObject(props: Record<string, PropertyInfo>, v: unknown, path: string, out: string[]): void {
   if (!isObject(v)) {
     out.push(expected(path, 'JSONObject', v));
     return;
   }
-  for (const [name, info] of Object.entries(props)) {
-    if (info.r && (v[name] === undefined || v[name] === null)) out.push(`${path}: required key [${name}] not found`);
+  for (const name of required(props)) {
+    if (v[name] === undefined || v[name] === null) out.push(`${path}: required key [${name}] not found`);
   }
-  for (const name of Object.keys(v)) {
-    if (!(name in props)) out.push(`${path}: extraneous key [${name}] is not permitted`);
+  const names = Object.keys(v);
+  for (const name of names) {
+    if (!Object.hasOwn(props, name)) out.push(`${path}: extraneous key [${name}] is not permitted`);
   }
-  for (const [name, value] of Object.entries(v)) {
-    const info = props[name];
-    if (info) checkValue(info.t, value, `${path}/${name}`, out);
+  for (const name of names) {
+    if (Object.hasOwn(props, name)) checkValue(props[name]!.t, v[name], `${path}/${name}`, out);
   }
 }
 

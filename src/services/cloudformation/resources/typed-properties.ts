@@ -30,24 +30,45 @@ function coerceScalar(t: string, v: unknown): unknown {
   }
 }
 
+const TAG: Record<string, PropertyInfo> = { Key: { t: 's' }, Value: { t: 's' } };
+
+// Copy on write: templates rarely need a value converted, and rebuilding every object and list
+// of every resource's properties cost more than the checks.
 function coerce(t: TypeSig, v: unknown): unknown {
   if (v === undefined || v === null) return v;
-  if (typeof t === 'string') return t === 'tag' ? coerceObject({ Key: { t: 's' }, Value: { t: 's' } }, v) : coerceScalar(t, v);
+  if (typeof t === 'string') return t === 'tag' ? coerceObject(TAG, v) : coerceScalar(t, v);
   if ('s' in t) return coerceScalar('s', v);
   if ('i' in t) return coerceScalar('i', v);
   if ('ref' in t) {
     const def = typeDefinition(t.ref);
     return def ? coerceObject(def.p, v) : v;
   }
-  if ('arr' in t) return Array.isArray(v) ? v.map((item) => coerce(t.arr, item)) : v;
-  if ('map' in t) return isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, coerce(t.map, item)])) : v;
+  if ('arr' in t) {
+    if (!Array.isArray(v)) return v;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const item = coerce(t.arr, v[i]);
+      if (item !== v[i]) (out ??= v.slice())[i] = item;
+    }
+    return out ?? v;
+  }
+  if ('map' in t) return isObject(v) ? coerceMembers(v, () => t.map) : v;
   // A union: the value as it came (validation found a member it fits).
   return v;
 }
 
+function coerceMembers(v: Record<string, unknown>, typeOf: (name: string) => TypeSig | undefined): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(v)) {
+    const t = typeOf(name);
+    const typed = t === undefined ? value : coerce(t, value);
+    if (typed !== value) (out ??= { ...v })[name] = typed;
+  }
+  return out ?? v;
+}
+
 function coerceObject(props: Record<string, PropertyInfo>, v: unknown): unknown {
-  if (!isObject(v)) return v;
-  return Object.fromEntries(Object.entries(v).map(([name, value]) => [name, props[name] ? coerce(props[name].t, value) : value]));
+  return isObject(v) ? coerceMembers(v, (name) => props[name]?.t) : v;
 }
 
 /**

@@ -49,7 +49,9 @@ export const ssmParameter: ResourceProvider = {
     const name = p.Name ?? `CFN-${rc.logicalId}-${randomToken(12, MIXED)}`;
     const tags = Object.entries(p.Tags ?? {}).map(([Key, Value]) => ({ Key, Value }));
     putParameter(rc.ctx, { ...request(p), Name: name, Tags: tags.length ? tags : undefined });
-    return state(rc, name);
+    // A new parameter holds what was put (String or StringList: the schema refuses SecureString),
+    // so reading it back cost a second validation and lookup per parameter.
+    return { physicalId: name, attributes: { Type: p.Type, Value: p.Value, Arn: parameterArn(rc.ctx, name) } };
   },
 
   async update(rc, props, previous) {
