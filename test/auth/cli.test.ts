@@ -4,44 +4,28 @@
  * works (S3 uploads the CLI streams with its checksum trailer, S3 Tables, CloudFormation, STS,
  * a boto3 presigned URL); test/test, removed, and a wrong secret are refused with AWS's errors.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { tempDir } from '../helpers/server.js';
 
 const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'overcast.js');
 const dir = tempDir();
 const KEY = { accessKeyId: 'AKIACLIUSER000000001', secretAccessKey: 'cli-secret', accountId: '222222222222' };
-let child: ChildProcess;
+let server: CliServer;
 let endpoint: string;
 
 beforeAll(async () => {
   const file = join(dir.path, 'credentials.json');
   writeFileSync(file, JSON.stringify([KEY]));
-  child = spawn(process.execPath, [BIN, 'start', '--port', '0', '--in-memory', '--log-level', 'warn', '--auth', 'strict', '--credentials-file', file, '--no-test-credentials'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  endpoint = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 15_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m && out.includes('Ready.')) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  server = await startCliServer(['--port', '0', '--in-memory', '--log-level', 'warn', '--auth', 'strict', '--credentials-file', file, '--no-test-credentials']);
+  endpoint = server.endpoint;
 });
-afterAll(() => {
-  if (child.exitCode === null) child.kill('SIGKILL');
+afterAll(async () => {
+  await server?.stop();
   dir.cleanup();
 });
 

@@ -7,48 +7,25 @@
  * and the server's log naming the service, action and caller of every request for a service
  * Overcast does not emulate (sent by the aws CLI, in three protocols).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { tempDir } from '../helpers/server.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'overcast.js');
-
-let server: ChildProcess;
+let server: CliServer;
 let endpoint: string;
-let serverOut = '';
 let tmp: { path: string; cleanup: () => void };
 
 beforeAll(async () => {
   tmp = tempDir('overcast-diff-');
-  server = spawn(process.execPath, [BIN, 'start', '--port', '0', '--in-memory', '--log-level', 'warn'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.on('data', (d) => (serverOut += d));
-  server.stderr!.on('data', (d) => (serverOut += d));
-  endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${serverOut}`)), 15_000);
-    const check = () => {
-      const m = /listening on (http:\/\/[^\s"]+)/.exec(serverOut);
-      if (m && serverOut.includes('Ready.')) {
-        clearTimeout(timer);
-        server.stdout!.off('data', check);
-        resolve(m[1]!);
-      }
-    };
-    server.stdout!.on('data', check);
-    server.on('exit', (code) => reject(new Error(`exited ${code}: ${serverOut}`)));
-  });
+  server = await startCliServer(['--port', '0', '--in-memory', '--log-level', 'warn']);
+  endpoint = server.endpoint;
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   tmp?.cleanup();
 });
 
@@ -188,7 +165,7 @@ describe('requests for services Overcast does not emulate', () => {
     for (const r of [json, query, rest]) expect(r.code).not.toBe(0);
     expect(json.stderr).toContain('not emulated');
     await new Promise((r) => setTimeout(r, 300)); // the log is written asynchronously
-    const warnings = serverOut.split('\n').filter((l) => l.includes('which Overcast does not emulate'));
+    const warnings = server.output().split('\n').filter((l) => l.includes('which Overcast does not emulate'));
     expect(warnings.find((l) => l.includes('request for dynamodb'))).toContain(': ListTables from 111122223333 (access key 111122223333)');
     expect(warnings.find((l) => l.includes('request for sns'))).toContain(': ListTopics from 111122223333');
     expect(warnings.find((l) => l.includes('request for eks'))).toContain(': GET /clusters from 111122223333');

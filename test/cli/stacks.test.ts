@@ -5,43 +5,27 @@
  * without rollback and a deploy over a rolled-back stack, a template from S3, the stack table,
  * destroy, reset, usage and connection errors, and the server's /_overcast/metrics counters.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ListTableBucketsCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { tempDir } from '../helpers/server.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'overcast.js');
 const QUICK_START = join(import.meta.dirname, '..', '..', 'templates', 'quick-start.yaml');
 
-let server: ChildProcess;
+let server: CliServer;
 let endpoint: string;
 let tmp: { path: string; cleanup: () => void };
 let clientConfig: object;
 
 beforeAll(async () => {
   tmp = tempDir('overcast-cli-');
-  server = spawn(process.execPath, [BIN, 'start', '--port', '0', '--in-memory', '--log-level', 'error'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  endpoint = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 15_000);
-    server.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m && out.includes('Ready.')) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    server.stderr!.on('data', (d) => (out += d));
-    server.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  server = await startCliServer(['--port', '0', '--in-memory', '--log-level', 'error']);
+  endpoint = server.endpoint;
   clientConfig = {
     endpoint,
     region: 'us-east-1',
@@ -52,11 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   tmp?.cleanup();
 });
 

@@ -5,18 +5,17 @@
  * interrupted job is reported and runs again to success, and what the killed run had written
  * (unreferenced) leaves the warehouse through unreferenced file removal — the clock kept too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { S3TablesClient } from '@aws-sdk/client-s3tables';
 import { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readManifest, readManifestList } from '../../src/iceberg/manifests.js';
 import { redirectS3Fetch } from '../helpers/iceberg-table.js';
+import { startCliServer } from '../helpers/cli-server.js';
 import { s3FileIO } from '../helpers/s3-file-io.js';
 import { tempDir, type TestServer } from '../helpers/server.js';
 import { admin, advance, append, byId, icebirdRows, jobStatus, reload, rowsOf, runMaintenance, tableWithData, warehouseKeys, type DataTable } from './helpers.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'overcast.js');
 const dir = tempDir('overcast-crash-');
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -31,30 +30,13 @@ interface Started {
 }
 
 async function start(): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir.path, '--log-level', 'debug', '--maintenance-interval', 'off'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no endpoint: ${out}`)), 15_000);
-    const check = () => {
-      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  const server = await startCliServer(['--port', '0', '--data-dir', dir.path, '--log-level', 'debug', '--maintenance-interval', 'off']);
+  children.push(server.child);
+  const { child, endpoint } = server;
   const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
   const clientConfig = { endpoint, region: 'us-east-1', credentials, forcePathStyle: true as const };
   const t = { endpoint, region: 'us-east-1', credentials, clientConfig, env: {}, server: undefined as never, stop: async () => {} };
-  return { child, t, output: () => out };
+  return { child, t, output: server.output };
 }
 
 /** Keys of the warehouse the table's metadata references (metadata files, lists, manifests, live files). */

@@ -9,18 +9,17 @@
  * resource-type index read from the package) with a custom resource backed by an inline Node.js
  * Lambda function (the bootstrap found by path), then serves the dashboard's page from dist/web/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CloudFormationClient, CreateStackCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetTableCommand, S3TablesClient } from '@aws-sdk/client-s3tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { tempDir } from '../helpers/server.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const BUNDLE = join(REPO, 'dist', 'bundle');
-const BIN = join(REPO, 'bin', 'overcast.js');
 
 const HANDLER = `
 const response = require('cfn-response');
@@ -52,38 +51,18 @@ const TEMPLATE = JSON.stringify({
   Outputs: { Echo: { Value: { 'Fn::GetAtt': ['Thing', 'Echo'] } }, Bucket: { Value: { Ref: 'Bucket' } } },
 });
 
-let server: ChildProcess;
+let server: CliServer;
 let endpoint: string;
 let tmp: { path: string; cleanup: () => void };
 
 beforeAll(async () => {
   tmp = tempDir('overcast-bundle-');
-  server = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', tmp.path, '--log-level', 'error'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  endpoint = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 15_000);
-    server.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    server.stderr!.on('data', (d) => (out += d));
-    server.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  server = await startCliServer(['--port', '0', '--data-dir', tmp.path, '--log-level', 'error']);
+  endpoint = server.endpoint;
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   tmp?.cleanup();
 });
 

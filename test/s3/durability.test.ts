@@ -5,7 +5,6 @@
  * left half-sent, and is killed with SIGKILL; after a restart every acknowledged object is intact
  * byte for byte, no partial object is visible, tmp/ is empty and no blob file is orphaned.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import http from 'node:http';
@@ -29,10 +28,10 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { afterAll, describe, expect, it } from 'vitest';
 import { internalCtx } from '../../src/runtime/runtime.js';
 import { getObject } from '../../src/services/s3/provider.js';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { startTestServer, tempDir } from '../helpers/server.js';
 import { auth, s3Client } from './helpers.js';
 
-const BIN = join(process.cwd(), 'bin', 'overcast.js');
 const dirs: { cleanup: () => void }[] = [];
 afterAll(() => dirs.forEach((d) => d.cleanup()));
 
@@ -113,25 +112,8 @@ function abandonDownload(endpoint: string, path: string): Promise<void> {
   });
 }
 
-function startChild(dataDir: string): Promise<{ child: ChildProcess; endpoint: string }> {
-  const child = spawn(process.execPath, [BIN, 'start', '--port', '0', '--log-level', 'error', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 20_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, endpoint: m[1]! });
-      }
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+function startChild(dataDir: string): Promise<CliServer> {
+  return startCliServer(['--port', '0', '--log-level', 'error', '--data-dir', dataDir]);
 }
 
 /** The body of upload `i`: deterministic, so what a key must hold is known without keeping it. */

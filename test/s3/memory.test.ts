@@ -3,18 +3,19 @@
  * store) grow the server's resident memory by no more than a few tens of MB, and the bytes come
  * back intact (a CRC32 sent with the upload, verified by the server, and checked on the way back).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { join } from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { tempDir } from '../helpers/server.js';
 import { auth } from './helpers.js';
 
 const GiB = 1024 * 1024 * 1024;
 const LIMIT_MIB = 80;
+let server: CliServer;
 let child: ChildProcess;
 let endpoint: string;
 const dir = tempDir('overcast-memory-');
@@ -25,25 +26,12 @@ function rssMiB(pid: number): number {
 }
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [join(process.cwd(), 'bin', 'overcast.js'), 'start', '--port', '0', '--log-level', 'error', '--data-dir', dir.path], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  endpoint = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-  });
+  server = await startCliServer(['--port', '0', '--log-level', 'error', '--data-dir', dir.path]);
+  child = server.child;
+  endpoint = server.endpoint;
 });
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   dir.cleanup();
 });
 

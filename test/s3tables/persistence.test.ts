@@ -4,7 +4,6 @@
  * purged across a restart too — including after the server is killed (`kill -9`) in the middle of
  * the purge, when the next start resumes it and leaves no orphan bucket.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -41,10 +40,10 @@ import { createRuntime } from '../../src/server/server.js';
 import { internalCtx } from '../../src/runtime/runtime.js';
 import { putObject } from '../../src/services/s3/provider.js';
 import { createNamespace, createTable, createTableBucket, getTable } from '../../src/services/s3tables/provider.js';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
 import { bucketExists, clients, eventually, makeNamespace, makeTable } from './helpers.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'overcast.js');
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -56,29 +55,13 @@ const DEST = 'arn:aws:s3tables:us-west-2:000000000000:bucket/replica';
 
 
 
-/** Runs the built `overcast start` on `dataDir`; resolves with its endpoint once ready. */
-function startChild(dataDir: string): Promise<{ child: ChildProcess; endpoint: string }> {
-  const child = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dataDir, '--log-level', 'error'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Runs the built `overcast start` on `dataDir`, killed after the test if it is still running. */
+async function startChild(dataDir: string): Promise<CliServer> {
+  const server = await startCliServer(['--port', '0', '--data-dir', dataDir, '--log-level', 'error']);
   cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 20_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m && out.includes('Ready.')) {
-        clearTimeout(timer);
-        resolve({ child, endpoint: m[1]! });
-      }
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  return server;
 }
 
 describe('persistence of S3 Tables', () => {
