@@ -60,7 +60,7 @@ function putSnapshots(ctx: Ctx, t: S3T.GetTableResponse, bucketArn: string, v: T
   });
 }
 
-function tableState(t: S3T.GetTableResponse): ResourceState {
+function tableState(t: Pick<S3T.GetTableResponse, 'tableARN' | 'warehouseLocation' | 'versionToken'>): ResourceState {
   return {
     physicalId: t.tableARN!,
     attributes: { TableARN: t.tableARN, WarehouseLocation: t.warehouseLocation, VersionToken: t.versionToken },
@@ -119,7 +119,7 @@ export const table: ResourceProvider = {
     });
     const arn = created.tableARN!;
     if (!p.Compaction && !p.SnapshotManagement) {
-      return { physicalId: arn, attributes: { TableARN: arn, WarehouseLocation: created.warehouseLocation, VersionToken: created.versionToken } };
+      return tableState({ tableARN: arn, warehouseLocation: created.warehouseLocation, versionToken: created.versionToken });
     }
     try {
       const t = s3t.getTable(ctx, { tableArn: arn });

@@ -33,8 +33,9 @@ function request(p: ParameterProperties): Omit<SSM.PutParameterRequest, 'Name'> 
   };
 }
 
-function state(rc: ResourceContext, name: string): ResourceState {
-  const current = getParameter(rc.ctx, { Name: name }).Parameter!;
+/** The parameter's state, read back, or from `put` (what a create just wrote). */
+function state(rc: ResourceContext, name: string, put?: { Type?: string; Value?: string }): ResourceState {
+  const current = put ?? getParameter(rc.ctx, { Name: name }).Parameter!;
   return {
     physicalId: name,
     attributes: { Type: current.Type, Value: current.Value, Arn: parameterArn(rc.ctx, name) },
@@ -51,7 +52,7 @@ export const ssmParameter: ResourceProvider = {
     putParameter(rc.ctx, { ...request(p), Name: name, Tags: tags.length ? tags : undefined });
     // A new parameter holds what was put (String or StringList: the schema refuses SecureString),
     // so reading it back cost a second validation and lookup per parameter.
-    return { physicalId: name, attributes: { Type: p.Type, Value: p.Value, Arn: parameterArn(rc.ctx, name) } };
+    return state(rc, name, p);
   },
 
   async update(rc, props, previous) {
