@@ -282,15 +282,23 @@ export class LambdaRepo {
    * configurations, which a delete of a layer can afford.
    */
   deleteLayerVersion(account: string, region: string, name: string, version: number, arn: string): string | undefined {
-    const used = this.store
-      .stmt('SELECT 1 FROM lambda_versions WHERE account = ? AND region = ? AND instr(config, ?) > 0 LIMIT 1')
-      .get(account, region, JSON.stringify(arn));
-    if (used) {
+    if (this.layerVersionInUse(account, region, arn)) {
       this.store
         .stmt('UPDATE lambda_layer_versions SET deleted = 1 WHERE account = ? AND region = ? AND name = ? AND version = ?')
         .run(account, region, name, version);
       return undefined;
     }
+    return this.dropLayerVersion(account, region, name, version);
+  }
+
+  /** Whether a function version names the layer version `arn`: a scan of the configurations, which deletes can afford. */
+  private layerVersionInUse(account: string, region: string, arn: string): boolean {
+    return !!this.store
+      .stmt('SELECT 1 FROM lambda_versions WHERE account = ? AND region = ? AND instr(config, ?) > 0 LIMIT 1')
+      .get(account, region, JSON.stringify(arn));
+  }
+
+  private dropLayerVersion(account: string, region: string, name: string, version: number): string | undefined {
     const row = this.store
       .stmt('DELETE FROM lambda_layer_versions WHERE account = ? AND region = ? AND name = ? AND version = ? RETURNING code_sha')
       .get(account, region, name, version) as { code_sha: string } | undefined;
@@ -307,7 +315,8 @@ export class LambdaRepo {
       .all(account, region) as { name: string; version: number }[];
     const shas: string[] = [];
     for (const { name, version } of hidden) {
-      const sha = this.deleteLayerVersion(account, region, name, version, arnOf(name, version));
+      if (this.layerVersionInUse(account, region, arnOf(name, version))) continue;
+      const sha = this.dropLayerVersion(account, region, name, version);
       if (sha) shas.push(sha);
     }
     return shas;
