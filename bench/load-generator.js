@@ -93,7 +93,7 @@ function runWrk({ url, connections, seconds, threads = 1, ...request }) {
 }
 
 /** CPU time (user + system) a process has used, in microseconds, from /proc; undefined elsewhere. */
-function cpuMicros(pid) {
+export function cpuMicros(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000; // clock ticks of 10 ms

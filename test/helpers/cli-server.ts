@@ -22,11 +22,15 @@ interface StartOptions {
   /** The child's environment; PATH and HOME alone by default, so the machine's AWS_* stay out. */
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Run it on these cores only (`taskset -c`), as a container limited to them would. */
+  cores?: string;
 }
 
 /** Runs `overcast start <args>` (give it `--port 0`); resolves once it said it is ready. */
 export function startCliServer(args: readonly string[], options: StartOptions = {}): Promise<CliServer> {
-  const child = spawn(process.execPath, [BIN, 'start', ...args], {
+  const argv = [BIN, 'start', ...args];
+  const [command, commandArgs] = options.cores ? ['taskset', ['-c', options.cores, process.execPath, ...argv]] : [process.execPath, argv];
+  const child = spawn(command, commandArgs, {
     env: options.env ?? { PATH: process.env.PATH, HOME: process.env.HOME },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
