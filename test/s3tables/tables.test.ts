@@ -52,6 +52,23 @@ describe('CreateTable', () => {
     expect(got.createdAt!.getTime()).toBe(got.modifiedAt!.getTime());
   });
 
+  it('gives later tables greater ids and warehouse names (the store appends them), in the v4 shape', async ({ s3tables: s3t }) => {
+    const first = await makeTable(s3t);
+    const tables = [first];
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 2));
+      tables.push(await makeTable(s3t, { tableBucketARN: first.bucketArn, namespace: first.namespace }));
+    }
+    const ids = tables.map((t) => t.tableArn.split('/table/')[1]!);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const warehouses = await Promise.all(
+      tables.map(async (t) => bucketOf((await s3t.send(new GetTableCommand({ tableArn: t.tableArn }))).warehouseLocation!)),
+    );
+    // Six random ids would come out sorted once in 720 runs.
+    expect(ids).toEqual([...ids].sort());
+    expect(warehouses).toEqual([...warehouses].sort());
+  });
+
   it('lets Iceberg writers use the warehouse over the S3 API', async ({ s3tables: s3t, s3 }) => {
     const tb = await makeTable(s3t, { metadata: SCHEMA });
     const loc = await s3t.send(
