@@ -6,7 +6,7 @@
  * not serve answer 404 UnknownOperationException (routes.ts); the permissive mode serves metrics
  * reports and multi-table transactions here, and staged creates in create.ts.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { RawJson } from '../../iceberg/json.js';
 import type { Snapshot, TableMetadata } from '../../iceberg/types.js';
 import type { Ctx } from '../../runtime/runtime.js';
@@ -186,7 +186,7 @@ export async function createTable(ctx: Ctx, input: RestInput): Promise<RestResul
 
 /** The ETag of a table's answer: its metadata file and the snapshot mode (REST spec, loadTable). */
 function etagOf(location: string, mode = 'all'): string {
-  return `"${createHash('sha1').update(`${location}|${mode}`).digest('hex')}"`;
+  return `"${hash('sha1', `${location}|${mode}`)}"`;
 }
 
 /** Only the snapshots a ref points at (`snapshots=refs`), as the Java server's REFS mode returns. */

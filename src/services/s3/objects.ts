@@ -5,7 +5,7 @@
  * transaction that commits its row, after its bytes are durable; replaced bytes are released in
  * that same transaction and swept afterwards.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
 import type { Ctx } from '../../runtime/runtime.js';
@@ -98,7 +98,7 @@ export function putSmallObject(
   requireBucket(ctx, bucket);
   checkKey(key);
   const meta = metaFromInput(ctx, bucket, input);
-  const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+  const etag = `"${hash('md5', body)}"`;
   const r = repo(ctx);
   commitBlobs(ctx, [], () => {
     const released = r.putObject({

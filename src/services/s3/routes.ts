@@ -6,7 +6,7 @@
  * 206 for ranged reads, 304 without a body; GetBucketLocation's bare root element; root element
  * names of outputs without a payload member — and the table of operations served.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { serviceModel } from '../../model/service-model.js';
 import type { Codec, ParsedRequest } from '../../wire/codec.js';
@@ -178,7 +178,7 @@ async function verifyXmlBody(req: WireRequest, operation: string): Promise<WireR
   const body = await readBody(req, MAX_XML_BODY, s3Errors.maxMessageLengthExceeded);
   if (md5 !== undefined) {
     const expected = parseContentMd5(md5)!;
-    const computed = createHash('md5').update(body).digest();
+    const computed = hash('md5', body, 'buffer');
     if (!computed.equals(expected)) throw s3Errors.badDigest(md5, computed.toString('base64'));
   }
   for (const h of sums) {
