@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { WalKeeper } from './wal-keeper.js';
 
 export interface Migration {
   /** Unique and stable, e.g. `s3-001`. Never edit an applied migration; add a new one. */
@@ -33,6 +34,7 @@ export class MetadataStore {
   /** One transaction wrapper for every tx(): building one per call cost the engine ~14 % of a stack. */
   private readonly inTransaction: (fn: () => unknown) => unknown;
   private lockPath?: string;
+  private walKeeper?: WalKeeper;
 
   constructor(options: DatabaseOptions) {
     this.inMemory = !options.dataDir;
@@ -62,6 +64,7 @@ export class MetadataStore {
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     this.inTransaction = this.db.transaction((fn: () => unknown) => fn());
+    if (options.dataDir) this.walKeeper = new WalKeeper(this.db, join(options.dataDir, 'overcast.db-wal'));
   }
 
   /** Applies the migrations not yet applied, each in its own transaction. */
@@ -95,6 +98,7 @@ export class MetadataStore {
   }
 
   close(): void {
+    this.walKeeper?.stop();
     this.statements.clear();
     if (this.db.open) this.db.close();
     if (this.lockPath) rmSync(this.lockPath, { force: true });
