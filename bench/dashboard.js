@@ -23,7 +23,7 @@ const dist = (path) => import(pathToFileURL(join(ROOT, 'dist', path)).href);
 async function populate(dataDir) {
   const { createRuntime } = await dist('server/server.js');
   const { configFromEnv } = await dist('config.js');
-  const { internalCtx } = await dist('server/runtime.js');
+  const { internalCtx } = await dist('runtime/runtime.js');
   const s3t = await dist('services/s3tables/provider.js');
   const cfn = await dist('services/cloudformation/provider.js');
   const rt = createRuntime({ ...configFromEnv({}), dataDir, logLevel: 'error' });
