@@ -7,9 +7,10 @@
  * waits while the batches queued for the worker, all uploads together, exceed 32 MiB: memory
  * stays bounded, and an upload the worker cannot keep up with streams to its blob file at full
  * speed and lets the hashing of its tail overlap the file's fsync. A process allowed only one core
- * hashes each chunk inline instead: there the worker could only take turns with the main thread,
- * and its batches cost a copy of every byte (a 64 MiB PUT pinned to one core spent ~250 ms of CPU
- * with the worker against ~210 ms inline). One chunk (64 KiB, ~0.1 ms) never holds the loop long.
+ * hashes a larger body's chunks inline instead: there the worker could only take turns with the
+ * main thread, and its batches cost a copy of every byte (a 64 MiB PUT pinned to one core spent
+ * ~290 ms of CPU, all threads, with the worker against ~235 ms inline). One chunk (64 KiB,
+ * ~0.1 ms) never holds the loop long.
  */
 import { createHash, hash, type Hash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
