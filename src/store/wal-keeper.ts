@@ -32,6 +32,15 @@ export class WalKeeper {
   }
 
   private tick(): void {
+    try {
+      this.step();
+    } catch {
+      // A checkpoint that cannot run now (the disk full, say) is left to the next one SQLite runs
+      // itself; a timer must not take the server down.
+    }
+  }
+
+  private step(): void {
     if (!this.db.open || this.db.inTransaction) return;
     const changes = this.changes.get() as number;
     if (changes !== this.lastChanges) {
