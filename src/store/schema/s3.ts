@@ -73,9 +73,10 @@ export const s3Migrations: Migration[] = [
   },
   {
     // The account index leaves out S3 Tables warehouses (owner 's3tables-service', WAREHOUSE_OWNER
-    // in s3-repo.ts): their random names put each new one on a random leaf, one more page written
-    // per table created, for listings that only the dashboard's warehouse view makes, which page
-    // through the bucket names instead.
+    // in s3-repo.ts): their names, random when this was written (they begin with the table id's
+    // creation time since), put each new one on a random leaf, one more page written per table
+    // created, for listings that only the dashboard's warehouse view makes, which page through the
+    // bucket names instead.
     id: 's3-002',
     sql: `
       DROP INDEX s3_buckets_by_account;

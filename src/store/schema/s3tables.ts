@@ -88,10 +88,11 @@ export const s3tablesMigrations: Migration[] = [
   },
   {
     // Table configurations in a rowid table, appended in creation order, found through a unique
-    // index on the id: keyed by the random table id itself, each new row (~450 bytes) landed on a
-    // random leaf, so creating 100 tables rewrote nearly every page of the table (65 of 65 with
-    // 600 tables, and growing with their number) where the rows now fill about 11 new pages and
-    // the index entries, ten times smaller, touch ten times fewer.
+    // index on the id: keyed by the table id itself (random when this was written; it begins with
+    // its creation time since), each new row (~450 bytes) landed on a random leaf, so creating 100
+    // tables rewrote nearly every page of the table (65 of 65 with 600 tables, and growing with
+    // their number) where the rows now fill about 11 new pages and the index entries, ten times
+    // smaller, touch ten times fewer.
     id: 's3tables-002',
     sql: `
       CREATE TABLE s3t_table_configs_002 (
