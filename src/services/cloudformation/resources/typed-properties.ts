@@ -59,7 +59,9 @@ function coerce(t: TypeSig, v: unknown): unknown {
 
 function coerceMembers(v: Record<string, unknown>, typeOf: (name: string) => TypeSig | undefined): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
-  for (const [name, value] of Object.entries(v)) {
+  for (const name in v) {
+    if (!Object.hasOwn(v, name)) continue;
+    const value = v[name];
     const t = typeOf(name);
     const typed = t === undefined ? value : coerce(t, value);
     if (typed !== value) (out ??= { ...v })[name] = typed;

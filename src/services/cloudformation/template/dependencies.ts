@@ -56,7 +56,7 @@ export function referencedIds(value: unknown, conditions?: Record<string, boolea
       // A condition not in `conditions` is not known yet: neither branch counts.
       if (typeof arg[0] === 'string' && arg[0] in conditions) stack.push(conditions[arg[0]] ? arg[1] : arg[2]);
     } else {
-      for (const x of Object.values(v)) stack.push(x);
+      for (const k in v) if (Object.hasOwn(v, k)) stack.push(v[k]);
     }
   }
   return out;

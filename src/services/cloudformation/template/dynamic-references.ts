@@ -34,7 +34,7 @@ export function applyDynamicReferences(v: unknown, ctx: ResolveContext): unknown
   if (Array.isArray(v)) return v.map((x) => applyDynamicReferences(x, ctx));
   if (isObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = applyDynamicReferences(x, ctx);
+    for (const k in v) if (Object.hasOwn(v, k)) out[k] = applyDynamicReferences(v[k], ctx);
     return out;
   }
   return v;

@@ -414,9 +414,10 @@ function resolveNode(v: unknown, r: Resolver): unknown {
       return fn.resolve(v[name], r);
     }
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
       if (k.startsWith('Fn::')) throw unsupportedFunction(k, r.ctx.languageExtensions);
-      const rv = resolveNode(x, r);
+      const rv = resolveNode(v[k], r);
       if (rv !== NO_VALUE) out[k] = rv;
     }
     return out;

@@ -69,8 +69,11 @@ function countDynamicReferences(doc: unknown): number {
     if (typeof v === 'string') count += v.includes('{{resolve:') ? (v.match(DYNAMIC_REFERENCE)?.length ?? 0) : 0;
     else if (Array.isArray(v)) stack.push(...v);
     else if (isObject(v)) {
-      stack.push(...Object.keys(v));
-      stack.push(...Object.values(v));
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (k.includes('{{resolve:')) count += k.match(DYNAMIC_REFERENCE)?.length ?? 0;
+        stack.push(v[k]);
+      }
     }
   }
   return count;

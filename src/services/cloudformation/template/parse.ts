@@ -114,14 +114,28 @@ function jsonErrorOffset(s: string): number {
 
 /** Iterative bounds check: depth and value count. Returns a message when exceeded. */
 function boundsProblem(value: unknown): string | undefined {
-  const stack: Array<[unknown, number]> = [[value, 1]];
+  // Two parallel stacks rather than a pair per value: this visits every value of every template.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
   let count = 0;
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
+  while (values.length) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (++count > MAX_NODES) return `the template has more than ${MAX_NODES} values`;
     if (depth > MAX_NESTING_DEPTH) return `the template is nested more than ${MAX_NESTING_DEPTH} levels deep`;
-    if (Array.isArray(v)) for (const x of v) stack.push([x, depth + 1]);
-    else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) stack.push([x, depth + 1]);
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        values.push(x);
+        depths.push(depth + 1);
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      const o = v as Record<string, unknown>;
+      for (const k in o) {
+        if (!Object.hasOwn(o, k)) continue;
+        values.push(o[k]);
+        depths.push(depth + 1);
+      }
+    }
   }
   return undefined;
 }

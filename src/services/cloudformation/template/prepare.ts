@@ -116,7 +116,7 @@ function importNames(values: unknown[], ctx: ResolveContext): string[] {
         } catch {
           // reported when the value is resolved
         }
-      } else stack.push(...Object.values(v));
+      } else for (const k in v) if (Object.hasOwn(v, k)) stack.push(v[k]);
     }
   }
   return names.sort();

@@ -140,9 +140,10 @@ function walk(value: unknown, state: WalkState): void {
   if (!isObject(value)) return;
   const name = intrinsicName(value);
   if (!name) {
-    for (const [k, v] of Object.entries(value)) {
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
       if (k.startsWith('Fn::') && Object.keys(value).length > 1) throw unsupportedFunction(k, state.le);
-      walk(v, state);
+      walk(value[k], state);
     }
     return;
   }

@@ -35,9 +35,14 @@ export function walkObjects(roots: unknown[], visit: (o: Record<string, unknown>
 /** The function name when `value` is an intrinsic call (`{ Ref: … }`, `{ 'Fn::Join': … }`), else undefined. */
 export function intrinsicName(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
-  const keys = Object.keys(value);
-  if (keys.length !== 1) return undefined;
-  const key = keys[0]!;
+  // Every object of a template passes here, in several walks: no array of keys is built.
+  let key: string | undefined;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    if (key !== undefined) return undefined;
+    key = k;
+  }
+  if (key === undefined) return undefined;
   if (key === 'Ref' || key === 'Condition' || key.startsWith('Fn::')) return key;
   return undefined;
 }

@@ -11,7 +11,9 @@ import type { Tag, TableBucketEncryptionConfiguration, TableBucketStorageClassCo
 
 /** Drops undefined members so inputs look like what an SDK would send. */
 export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const k in value) if (Object.hasOwn(value, k) && value[k] !== undefined) out[k] = value[k];
+  return out as T;
 }
 
 /** A maintenance or metrics status as the API writes it (`Enabled` → `enabled`). */
