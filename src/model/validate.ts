@@ -51,23 +51,59 @@ function lengthOf(value: unknown): number | undefined {
   return undefined;
 }
 
-function check(model: ServiceModel, shape: Shape, value: unknown, path: string, out: string[]): void {
+// Where the value being checked sits, as a stack of segments turned into text ('a.b.1.member')
+// only for a message: every request is validated, and nearly every input is valid.
+const MEMBER = 0;
+const ITEM = 1;
+const KEY = 2;
+const VALUE = 3;
+const kinds: number[] = [];
+const segments: (string | number)[] = [];
+
+function enter(kind: number, segment: string | number): void {
+  kinds.push(kind);
+  segments.push(segment);
+}
+
+function leave(): void {
+  kinds.pop();
+  segments.pop();
+}
+
+function pathText(): string {
+  let text = '';
+  for (let i = 0; i < kinds.length; i++) {
+    const seg = segments[i]!;
+    if (kinds[i] === MEMBER) text += i === 0 ? seg : `.${seg}`;
+    else if (kinds[i] === KEY) text += '.key';
+    else text += `.${seg}.member`; // ITEM (1-based index) and VALUE (map key)
+  }
+  return text;
+}
+
+function fail(value: unknown, constraint: string, out: string[]): void {
+  out.push(`Value ${render(value)} at '${pathText()}' failed to satisfy constraint: Member must ${constraint}`);
+}
+
+function failNull(out: string[]): void {
+  out.push(`Value null at '${pathText()}' failed to satisfy constraint: Member must not be null`);
+}
+
+function check(model: ServiceModel, shape: Shape, value: unknown, out: string[]): void {
   if (value === undefined || value === null) return;
-  const fail = (constraint: string) =>
-    out.push(`Value ${render(value)} at '${path}' failed to satisfy constraint: Member must ${constraint}`);
   switch (shape.type) {
     case 'string': {
       if (typeof value !== 'string') return;
       if (shape.enum && !shape.enum.includes(value)) {
-        fail(`satisfy enum value set: [${shape.enum.join(', ')}]`);
+        fail(value, `satisfy enum value set: [${shape.enum.join(', ')}]`, out);
         return;
       }
       const len = lengthOf(value)!;
-      if (shape.min !== undefined && len < shape.min) fail(`have length greater than or equal to ${shape.min}`);
-      if (shape.max !== undefined && len > shape.max) fail(`have length less than or equal to ${shape.max}`);
+      if (shape.min !== undefined && len < shape.min) fail(value, `have length greater than or equal to ${shape.min}`, out);
+      if (shape.max !== undefined && len > shape.max) fail(value, `have length less than or equal to ${shape.max}`, out);
       if (shape.pattern) {
         const re = compiled(shape.pattern);
-        if (re && !re.test(value)) fail(`satisfy regular expression pattern: ${shape.pattern}`);
+        if (re && !re.test(value)) fail(value, `satisfy regular expression pattern: ${shape.pattern}`, out);
       }
       return;
     }
@@ -76,47 +112,53 @@ function check(model: ServiceModel, shape: Shape, value: unknown, path: string, 
     case 'float':
     case 'double': {
       if (typeof value !== 'number') return;
-      if (shape.min !== undefined && value < shape.min) fail(`have value greater than or equal to ${shape.min}`);
-      if (shape.max !== undefined && value > shape.max) fail(`have value less than or equal to ${shape.max}`);
+      if (shape.min !== undefined && value < shape.min) fail(value, `have value greater than or equal to ${shape.min}`, out);
+      if (shape.max !== undefined && value > shape.max) fail(value, `have value less than or equal to ${shape.max}`, out);
       return;
     }
     case 'blob': {
       const len = lengthOf(value);
       if (len === undefined) return;
-      if (shape.min !== undefined && len < shape.min) fail(`have length greater than or equal to ${shape.min}`);
-      if (shape.max !== undefined && len > shape.max) fail(`have length less than or equal to ${shape.max}`);
+      if (shape.min !== undefined && len < shape.min) fail(value, `have length greater than or equal to ${shape.min}`, out);
+      if (shape.max !== undefined && len > shape.max) fail(value, `have length less than or equal to ${shape.max}`, out);
       return;
     }
     case 'list': {
       if (!Array.isArray(value)) return;
-      if (shape.min !== undefined && value.length < shape.min) fail(`have length greater than or equal to ${shape.min}`);
-      if (shape.max !== undefined && value.length > shape.max) fail(`have length less than or equal to ${shape.max}`);
+      if (shape.min !== undefined && value.length < shape.min) fail(value, `have length greater than or equal to ${shape.min}`, out);
+      if (shape.max !== undefined && value.length > shape.max) fail(value, `have length less than or equal to ${shape.max}`, out);
       const member = shapeOf(model, shape.member!.shape);
-      value.forEach((item, i) => {
-        if (item === null || item === undefined) {
-          out.push(`Value null at '${path}.${i + 1}.member' failed to satisfy constraint: Member must not be null`);
-        } else check(model, member, item, `${path}.${i + 1}.member`, out);
-      });
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        enter(ITEM, i + 1);
+        if (item === null || item === undefined) failNull(out);
+        else check(model, member, item, out);
+        leave();
+      }
       return;
     }
     case 'map': {
       if (typeof value !== 'object') return;
       const entries = Object.entries(value as Record<string, unknown>);
-      if (shape.min !== undefined && entries.length < shape.min) fail(`have length greater than or equal to ${shape.min}`);
-      if (shape.max !== undefined && entries.length > shape.max) fail(`have length less than or equal to ${shape.max}`);
+      if (shape.min !== undefined && entries.length < shape.min) fail(value, `have length greater than or equal to ${shape.min}`, out);
+      if (shape.max !== undefined && entries.length > shape.max) fail(value, `have length less than or equal to ${shape.max}`, out);
       const keyShape = shapeOf(model, shape.key!.shape);
       const valueShape = shapeOf(model, shape.value!.shape);
       for (const [k, v] of entries) {
-        check(model, keyShape, k, `${path}.key`, out);
+        enter(KEY, k);
+        check(model, keyShape, k, out);
+        leave();
+        enter(VALUE, k);
         // A map's values are not sparse in these models: a null value is refused, never dropped.
-        if (v === null || v === undefined) out.push(`Value null at '${path}.${k}.member' failed to satisfy constraint: Member must not be null`);
-        else check(model, valueShape, v, `${path}.${k}.member`, out);
+        if (v === null || v === undefined) failNull(out);
+        else check(model, valueShape, v, out);
+        leave();
       }
       return;
     }
     case 'structure': {
       if (typeof value !== 'object') return;
-      checkStructure(model, shape, value as Record<string, unknown>, `${path}.`, out);
+      checkStructure(model, shape, value as Record<string, unknown>, out);
       return;
     }
     default:
@@ -151,20 +193,19 @@ function membersOf(shape: Shape): MemberCheck[] {
   return members;
 }
 
-function checkStructure(
-  model: ServiceModel,
-  shape: Shape,
-  value: Record<string, unknown>,
-  prefix: string,
-  out: string[],
-): void {
+function checkStructure(model: ServiceModel, shape: Shape, value: Record<string, unknown>, out: string[]): void {
   for (const m of membersOf(shape)) {
     const memberValue = value[m.name];
     if (memberValue === undefined || memberValue === null) {
-      if (m.required) out.push(`Value null at '${prefix}${m.pathName}' failed to satisfy constraint: Member must not be null`);
+      if (!m.required) continue;
+      enter(MEMBER, m.pathName);
+      failNull(out);
+      leave();
       continue;
     }
-    check(model, shapeOf(model, m.shape), memberValue, `${prefix}${m.pathName}`, out);
+    enter(MEMBER, m.pathName);
+    check(model, shapeOf(model, m.shape), memberValue, out);
+    leave();
   }
 }
 
@@ -176,7 +217,9 @@ export function validationMessage(model: ServiceModel, operation: string, input:
   const op = model.operations[operation];
   if (!op?.input) return undefined;
   const out: string[] = [];
-  checkStructure(model, shapeOf(model, op.input.shape), input as Record<string, unknown>, '', out);
+  kinds.length = 0;
+  segments.length = 0;
+  checkStructure(model, shapeOf(model, op.input.shape), input as Record<string, unknown>, out);
   if (out.length === 0) return undefined;
   const head = out.length === 1 ? '1 validation error detected: ' : `${out.length} validation errors detected: `;
   return head + out.join('; ');

@@ -233,4 +233,21 @@ describe('constraint validation from the model', () => {
         "Value '1001' at 'maxBuckets' failed to satisfy constraint: Member must have value less than or equal to 1000",
     );
   });
+
+  it('names nested members, list items and map entries in the path', () => {
+    const m = serviceModel('s3tables');
+    const fields = [{ name: 'ok', type: 'long' }, { type: 'string' }];
+    expect(
+      validationMessage(m, 'CreateTable', {
+        tableBucketARN: 'arn:aws:s3tables:us-east-1:111122223333:bucket/abc',
+        namespace: 'ns',
+        name: 't',
+        format: 'ICEBERG',
+        metadata: { iceberg: { schema: { fields } } },
+        tags: { ['k'.repeat(200)]: 'v', k2: 'v'.repeat(300) },
+      }),
+    ).toMatch(
+      /^3 validation errors detected: Value null at 'metadata\.iceberg\.schema\.fields\.2\.member\.name' failed .*; Value 'k{200}' at 'tags\.key' failed .*; Value 'v{300}' at 'tags\.k2\.member' failed /,
+    );
+  });
 });
