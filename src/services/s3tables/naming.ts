@@ -103,11 +103,17 @@ function takeRandom(n: number): number {
  * (observed in public warehouse locations such as `…tbt6apn2b--table-s3`).
  */
 function regionCode(region: string): string {
-  const parts = region.split('-').filter(Boolean);
-  if (parts.length < 2) return region.replace(/[^a-z0-9]/g, '').slice(0, 6) || 'r';
-  const middle = parts.slice(1, -1).map((p) => p[0]).join('');
-  return `${parts[0]}${middle}${parts[parts.length - 1]}`.replace(/[^a-z0-9]/g, '');
+  let code = regionCodes.get(region);
+  if (code === undefined) {
+    const parts = region.split('-').filter(Boolean);
+    if (parts.length < 2) code = region.replace(/[^a-z0-9]/g, '').slice(0, 6) || 'r';
+    else code = `${parts[0]}${parts.slice(1, -1).map((p) => p[0]).join('')}${parts[parts.length - 1]}`.replace(/[^a-z0-9]/g, '');
+    if (regionCodes.size < 256) regionCodes.set(region, code);
+  }
+  return code;
 }
+
+const regionCodes = new Map<string, string>();
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
