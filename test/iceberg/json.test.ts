@@ -36,6 +36,11 @@ describe('stringifyIcebergJson', () => {
     expect(() => stringifyIcebergJson(undefined)).toThrow(TypeError);
   });
 
+  it('writes RawJson inside arrays, and a bigint that fits a double as that number', () => {
+    const text = stringifyIcebergJson({ list: [new RawJson('"raw"'), 3], small: -1n, edge: -9_007_199_254_740_993n });
+    expect(text).toBe('{"list":["raw",3],"small":-1,"edge":-9007199254740993}');
+  });
+
   it('round-trips 64-bit snapshot ids through parseIcebergJson', () => {
     const doc = { 'current-snapshot-id': 4_611_686_018_427_387_905n, snapshots: [{ 'snapshot-id': 3n, 'parent-snapshot-id': 4_611_686_018_427_387_905n }], 'snapshot-ids': [7n] };
     expect(parseIcebergJson(stringifyIcebergJson(doc))).toEqual(doc);
