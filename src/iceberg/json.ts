@@ -111,11 +111,25 @@ function writeObject(v: object): string | undefined {
   if (typeof withJson.toJSON === 'function') return write((withJson.toJSON as () => unknown).call(v));
   let s = '{';
   const o = v as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
+  for (const key in o) {
+    if (!Object.hasOwn(o, key)) continue;
     const member = write(o[key]);
     if (member === undefined) continue;
     if (s.length > 1) s += ',';
-    s += `${JSON.stringify(key)}:${member}`;
+    s += quotedKey(key) + member;
   }
   return `${s}}`;
+}
+
+// A document's keys come from a small vocabulary ("format-version", "snapshot-id", …): each is
+// quoted once. Property maps bring keys of their own, so the cache is bounded.
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = `${JSON.stringify(key)}:`;
+    if (quotedKeys.size < 1024) quotedKeys.set(key, q);
+  }
+  return q;
 }
