@@ -196,15 +196,11 @@ function membersOf(shape: Shape): MemberCheck[] {
 function checkStructure(model: ServiceModel, shape: Shape, value: Record<string, unknown>, out: string[]): void {
   for (const m of membersOf(shape)) {
     const memberValue = value[m.name];
-    if (memberValue === undefined || memberValue === null) {
-      if (!m.required) continue;
-      enter(MEMBER, m.pathName);
-      failNull(out);
-      leave();
-      continue;
-    }
+    const missing = memberValue === undefined || memberValue === null;
+    if (missing && !m.required) continue;
     enter(MEMBER, m.pathName);
-    check(model, shapeOf(model, m.shape), memberValue, out);
+    if (missing) failNull(out);
+    else check(model, shapeOf(model, m.shape), memberValue, out);
     leave();
   }
 }

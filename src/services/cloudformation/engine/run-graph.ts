@@ -39,7 +39,6 @@ export async function runGraph(
     }
   }
   const waiting = new Set(order.keys());
-  const ok = new Set<string>();
   const bad = new Set<string>();
   const result: GraphResult = { succeeded: [], failed: [], skipped: [] };
   let ready = [...waiting].filter((id) => unmet.get(id) === 0);
@@ -65,7 +64,6 @@ export async function runGraph(
         .finally(() => {
           inflight--;
           if (succeeded) {
-            ok.add(id);
             result.succeeded.push(id);
             for (const d of dependents.get(id) ?? []) {
               const left = unmet.get(d)! - 1;
