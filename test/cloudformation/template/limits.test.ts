@@ -3,8 +3,8 @@
  * mappings, 200 attributes a mapping, 255-character names, a 1,024-byte description — each at
  * the limit accepted, one past it refused by ValidateTemplate and CreateStack with AWS's
  * template-format error and no stack left behind; 60 dynamic references a template; a 4,096-byte
- * parameter value; a 5,000-resource template from S3 too; and Fn::Equals given a list, refused
- * as AWS refuses it.
+ * parameter value; a 5,000-resource template from S3 too; a template holding a list of 400,000
+ * values deployed (no 500); and Fn::Equals given a list, refused as AWS refuses it.
  */
 import { CreateStackCommand, DescribeStackResourcesCommand, DescribeStacksCommand, ValidateTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -140,5 +140,21 @@ describe('template quotas', () => {
     expect((await failure(cfn.send(new ValidateTemplateCommand({ TemplateBody: description })))).message).toBe(
       "Template format error: 'Description' length is greater than 1024.",
     );
+  });
+
+  it('a template from S3 holding a list of 400,000 values is validated and deployed, not answered with a 500', async ({ cloudformation: cfn, s3, server }) => {
+    // Passed to push() as arguments, a list this long overflowed the call stack.
+    const body = JSON.stringify({
+      Metadata: { Values: new Array(400_000).fill(0) },
+      Resources: { R: { ...HANDLE, Metadata: { Values: new Array(50_000).fill(1) } } },
+    });
+    expect(body.length).toBeLessThan(1_048_576); // TemplateURL's limit
+    await s3.send(new CreateBucketCommand({ Bucket: 'long-lists' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'long-lists', Key: 't.json', Body: body }));
+    const TemplateURL = `${server.endpoint}/long-lists/t.json`;
+    await cfn.send(new ValidateTemplateCommand({ TemplateURL }));
+    await cfn.send(new CreateStackCommand({ StackName: 'long-lists', TemplateURL }));
+    const stack = (await cfn.send(new DescribeStacksCommand({ StackName: 'long-lists' }))).Stacks![0]!;
+    expect(stack.StackStatus).toBe('CREATE_COMPLETE');
   });
 });

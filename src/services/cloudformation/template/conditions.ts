@@ -6,7 +6,7 @@
 import { bracketList, formatError, templateError } from './errors.js';
 import { resolveRaw, STATIC_SCOPE } from './intrinsics.js';
 import type { ResolveContext, TemplateDoc } from './types.js';
-import { intrinsicName, isObject, isPseudoParameter } from './values.js';
+import { intrinsicName, isObject, isPseudoParameter, pushAll, pushValues } from './values.js';
 
 const CONDITION_FUNCTIONS = new Set(['Fn::Equals', 'Fn::And', 'Fn::Or', 'Fn::Not', 'Condition']);
 
@@ -15,14 +15,14 @@ function conditionReferences(value: unknown, out: string[] = []): string[] {
   const stack: unknown[] = [value];
   while (stack.length) {
     const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
+    if (Array.isArray(v)) pushAll(stack, v);
     else if (isObject(v)) {
       const name = intrinsicName(v);
       if (name === 'Condition' && typeof v.Condition === 'string') out.push(v.Condition);
       else if (name === 'Fn::If' && Array.isArray(v['Fn::If']) && typeof v['Fn::If'][0] === 'string') {
         out.push(v['Fn::If'][0]);
-        stack.push(...v['Fn::If'].slice(1));
-      } else stack.push(...Object.values(v));
+        pushAll(stack, v['Fn::If'].slice(1));
+      } else pushValues(stack, v);
     }
   }
   return out;
@@ -44,7 +44,7 @@ export function validateConditions(doc: TemplateDoc): void {
     const stack: unknown[] = [expr];
     while (stack.length) {
       const v = stack.pop();
-      if (Array.isArray(v)) stack.push(...v);
+      if (Array.isArray(v)) pushAll(stack, v);
       else if (isObject(v)) {
         const fn = intrinsicName(v);
         if (fn === 'Ref') {
@@ -61,7 +61,7 @@ export function validateConditions(doc: TemplateDoc): void {
           if (!(v.Condition in conditions) && !undefinedConditions.includes(v.Condition)) {
             undefinedConditions.push(v.Condition);
           }
-        } else stack.push(...Object.values(v));
+        } else pushValues(stack, v);
       }
     }
   }

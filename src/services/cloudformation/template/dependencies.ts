@@ -7,7 +7,7 @@
 import { circularDependency } from './errors.js';
 import { parseSub, subArgs } from './sub.js';
 import type { ResourceDeclaration } from './types.js';
-import { intrinsicName, isObject } from './values.js';
+import { intrinsicName, isObject, pushAll, pushValues } from './values.js';
 
 /**
  * Logical ids (and parameter or pseudo names — callers filter) referenced by `value`. With
@@ -33,7 +33,7 @@ export function referencedIds(value: unknown, conditions?: Record<string, boolea
       if (typeof arg === 'string') out.add(arg.split('.')[0]!);
       else if (Array.isArray(arg)) {
         if (typeof arg[0] === 'string') out.add(arg[0]);
-        stack.push(...arg);
+        pushAll(stack, arg);
       }
     } else if (name === 'Fn::Sub') {
       const args = subArgs(arg);
@@ -51,12 +51,12 @@ export function referencedIds(value: unknown, conditions?: Record<string, boolea
         if (!('variable' in p) || p.variable in args.vars || p.variable.startsWith('AWS::')) continue;
         out.add(p.variable.split('.')[0]!);
       }
-      stack.push(...Object.values(args.vars));
+      pushValues(stack, args.vars);
     } else if (name === 'Fn::If' && conditions && Array.isArray(arg)) {
       // A condition not in `conditions` is not known yet: neither branch counts.
       if (typeof arg[0] === 'string' && arg[0] in conditions) stack.push(conditions[arg[0]] ? arg[1] : arg[2]);
     } else {
-      for (const k in v) if (Object.hasOwn(v, k)) stack.push(v[k]);
+      pushValues(stack, v);
     }
   }
   return out;

@@ -10,7 +10,7 @@
  */
 import { formatError, validationError } from './errors.js';
 import type { TemplateDoc } from './types.js';
-import { isObject } from './values.js';
+import { isObject, pushAll } from './values.js';
 
 const MAX_RESOURCES = 500;
 const MAX_PARAMETERS = 200;
@@ -67,7 +67,7 @@ function countDynamicReferences(doc: unknown): number {
   while (stack.length) {
     const v = stack.pop();
     if (typeof v === 'string') count += v.includes('{{resolve:') ? (v.match(DYNAMIC_REFERENCE)?.length ?? 0) : 0;
-    else if (Array.isArray(v)) stack.push(...v);
+    else if (Array.isArray(v)) pushAll(stack, v);
     else if (isObject(v)) {
       for (const k in v) {
         if (!Object.hasOwn(v, k)) continue;

@@ -28,7 +28,7 @@ import type {
   TemplateDoc,
 } from './types.js';
 import { DELETION_POLICIES, UPDATE_REPLACE_POLICIES, validateStructure, validateTopLevel } from './structure.js';
-import { intrinsicName, isObject, scalarString } from './values.js';
+import { intrinsicName, isObject, pushAll, pushValues, scalarString } from './values.js';
 
 function mappingsOf(doc: TemplateDoc): ResolveContext['mappings'] {
   return isObject(doc.Mappings) ? (doc.Mappings as ResolveContext['mappings']) : {};
@@ -107,7 +107,7 @@ function importNames(values: unknown[], ctx: ResolveContext): string[] {
   const stack = [...values];
   while (stack.length) {
     const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
+    if (Array.isArray(v)) pushAll(stack, v);
     else if (isObject(v)) {
       if (intrinsicName(v) === 'Fn::ImportValue') {
         try {
@@ -116,7 +116,7 @@ function importNames(values: unknown[], ctx: ResolveContext): string[] {
         } catch {
           // reported when the value is resolved
         }
-      } else for (const k in v) if (Object.hasOwn(v, k)) stack.push(v[k]);
+      } else pushValues(stack, v);
     }
   }
   return names.sort();

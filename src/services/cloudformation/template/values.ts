@@ -15,6 +15,20 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Pushes every item of a template's array onto a walk's stack. `stack.push(...items)` passes them
+ * as arguments, and past ~100,000 of them (a 600 KB template can hold 300,000) that overflows the
+ * call stack.
+ */
+export function pushAll(stack: unknown[], items: readonly unknown[]): void {
+  for (const x of items) stack.push(x);
+}
+
+/** Pushes an object's own values onto a walk's stack (see pushAll). */
+export function pushValues(stack: unknown[], o: Record<string, unknown>): void {
+  for (const k in o) if (Object.hasOwn(o, k)) stack.push(o[k]);
+}
+
+/**
  * Visits every object inside `roots` (arrays are walked through), depth first without recursion,
  * so a deeply nested template cannot overflow the stack. `visit` returns the values to descend
  * into next; nothing returned means all of the object's values.
@@ -24,11 +38,13 @@ export function walkObjects(roots: unknown[], visit: (o: Record<string, unknown>
   while (stack.length) {
     const v = stack.pop();
     if (Array.isArray(v)) {
-      stack.push(...v);
+      pushAll(stack, v);
       continue;
     }
     if (!isObject(v)) continue;
-    stack.push(...(visit(v) ?? Object.values(v)));
+    const next = visit(v);
+    if (next) pushAll(stack, next);
+    else pushValues(stack, v);
   }
 }
 
