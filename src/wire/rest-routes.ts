@@ -88,31 +88,50 @@ function compile(model: ServiceModel): Map<string, MethodRoutes> {
   return compiled;
 }
 
-function matchSegments(route: Route, parts: string[]): Record<string, string> | undefined {
-  const labels: Record<string, string> = {};
+/**
+ * Whether `parts` has the route's shape: its literals in place and a non-empty part for every label.
+ * Checked before any label is decoded: an S3 Tables ARN would otherwise be decoded once for every
+ * `/buckets/{tableBucketARN}/…` route tried before `/buckets/{tableBucketARN}`.
+ */
+function shapeMatches(route: Route, parts: string[]): boolean {
+  const segments = route.segments;
   let i = 0;
-  for (const seg of route.segments) {
+  for (; i < segments.length; i++) {
+    const seg = segments[i]!;
     if (seg.kind === 'greedy') {
-      const rest = parts.slice(i);
-      if (rest.length === 0 || (rest.length === 1 && rest[0] === '')) return undefined;
-      const decoded = rest.map(decodeSegment);
+      const rest = parts.length - i;
+      return rest > 1 || (rest === 1 && parts[i] !== '');
+    }
+    const part = parts[i];
+    if (part === undefined || part === '') return false;
+    if (seg.kind === 'literal' && part !== seg.text) return false;
+  }
+  // A single trailing slash is tolerated (`/bucket/?list-type=2`).
+  return i === parts.length || (i === parts.length - 1 && parts[i] === '');
+}
+
+/** The decoded labels of a route whose shape matches `parts`; undefined when one is malformed. */
+function decodeLabels(route: Route, parts: string[]): Record<string, string> | undefined {
+  const labels: Record<string, string> = {};
+  const segments = route.segments;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (seg.kind === 'literal') continue;
+    if (seg.kind === 'greedy') {
+      const decoded = parts.slice(i).map(decodeSegment);
       if (decoded.some((d) => d === undefined)) return undefined;
       labels[seg.name] = decoded.join('/');
       return labels;
     }
-    const part = parts[i++];
-    if (part === undefined || part === '') return undefined;
-    if (seg.kind === 'literal') {
-      if (part !== seg.text) return undefined;
-    } else {
-      const decoded = decodeSegment(part);
-      if (decoded === undefined) return undefined;
-      labels[seg.name] = decoded;
-    }
+    const decoded = decodeSegment(parts[i]!);
+    if (decoded === undefined) return undefined;
+    labels[seg.name] = decoded;
   }
-  // A single trailing slash is tolerated (`/bucket/?list-type=2`).
-  if (i < parts.length && !(i === parts.length - 1 && parts[i] === '')) return undefined;
   return labels;
+}
+
+function matchSegments(route: Route, parts: string[]): Record<string, string> | undefined {
+  return shapeMatches(route, parts) ? decodeLabels(route, parts) : undefined;
 }
 
 /** Splits a raw path into its segments: `/a/b%2Fc` → `['a', 'b%2Fc']`; `/` → `[]`. */
