@@ -91,25 +91,33 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 const text: Writer = (value) =>
   typeof value === 'string' && !NEEDS_ESCAPE.test(value) ? `"${value}"` : plain(value);
 
+/**
+ * A structure's writer as code generated for the shape (as fast-json-stringify does for a JSON
+ * schema): each member is read as a named property and written through its own call site, so V8
+ * sees one object shape and one callee at each place, where a loop over the members saw them all.
+ * Strings are quoted inline. Member names and keys enter the code only as JSON string literals.
+ */
 function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptions): Writer {
-  const members = bodyMembers(model, shape).map((m) => ({
-    name: m.name,
-    key: `${JSON.stringify(m.wire)}:`,
-    write: writerOf(model, m.shape, opts, m.ref),
-  }));
-  return (value) => {
-    if (value === undefined || value === null) return undefined;
-    const src = value as Record<string, unknown>;
-    let out = '';
-    for (const m of members) {
-      const raw = src[m.name];
-      if (raw === undefined || raw === null) continue;
-      const v = m.write(raw);
-      if (v === undefined) continue;
-      out += out === '' ? `{${m.key}${v}` : `,${m.key}${v}`;
-    }
-    return out === '' ? '{}' : `${out}}`;
-  };
+  const members = bodyMembers(model, shape);
+  const deps: Writer[] = [];
+  const lines: string[] = [];
+  for (const m of members) {
+    const key = JSON.stringify(`${JSON.stringify(m.wire)}:`);
+    const read = `x = v[${JSON.stringify(m.name)}];`;
+    const write =
+      m.shape.type === 'string' && !isDocument(m.shape)
+        ? `s = typeof x === 'string' && !ESC.test(x) ? '"' + x + '"' : plain(x);`
+        : `s = w${deps.push(writerOf(model, m.shape, opts, m.ref)) - 1}(x);`;
+    lines.push(`${read} if (x !== undefined && x !== null) { ${write} if (s !== undefined) o += (o === '' ? '{' : ',') + ${key} + s; }`);
+  }
+  const source = `return function (v) {
+    if (v === undefined || v === null) return undefined;
+    let o = ''; let x; let s;
+    ${lines.join('\n    ')}
+    return o === '' ? '{}' : o + '}';
+  };`;
+  const names = deps.map((_, i) => `w${i}`);
+  return new Function('ESC', 'plain', ...names, source)(NEEDS_ESCAPE, plain, ...deps) as Writer;
 }
 
 function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): Writer {
@@ -121,8 +129,9 @@ function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?
       const item = writerOf(model, shapeOf(model, shape.member!.shape), opts, shape.member);
       return (value) => {
         if (value === undefined || value === null) return undefined;
+        const list = value as unknown[];
         let out = '[';
-        for (const v of value as unknown[]) out += `${out.length === 1 ? '' : ','}${item(v) ?? 'null'}`;
+        for (let i = 0; i < list.length; i++) out += `${i === 0 ? '' : ','}${item(list[i]) ?? 'null'}`;
         return `${out}]`;
       };
     }
