@@ -1,22 +1,24 @@
 /**
- * The HTTP front: one fastify instance with a single catch-all route answered in its onRequest
- * hook, bodies left unparsed (S3 streams them), Overcast's own endpoints under `/_overcast/`
- * (health, reset, metrics, the clock and table maintenance, custom resource responses and Lambda
- * code downloads, the dashboard under `/_overcast/ui`, to which a browser's `GET /` is redirected),
- * and everything else handed to the dispatcher as a framework-neutral WireRequest. First the
- * defences of guard.ts (the Host allow-list; no cross-site calls of Overcast's own endpoints, the
- * dashboard included) and the watch on a stalling body. Errors outside the codecs (a malformed URL,
- * a header section too large, an uncaught failure) are answered in the shape of the service the
- * request names (early-errors.ts).
+ * The HTTP front: AWS requests go straight from Node's server to api-requests.ts; fastify, with a
+ * single catch-all route answered in its onRequest hook and bodies left unparsed, serves
+ * Overcast's own endpoints under `/_overcast/` (health, reset, metrics, the clock and table
+ * maintenance, custom resource responses and Lambda code downloads, the unsigned Iceberg catalog,
+ * the dashboard under `/_overcast/ui`, to which a browser's `GET /` is redirected) and the AWS
+ * requests whose target its router treats specially. First the defences of guard.ts (the Host
+ * allow-list; no cross-site calls of Overcast's own endpoints, the dashboard included) and the
+ * watch on a stalling body. Errors outside the codecs (a malformed URL, a header section too
+ * large, an uncaught failure) are answered in the shape of the service the request names
+ * (early-errors.ts).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { apiRequests, fromBrowser, hasBody, signingNameOf, type RequestMetrics } from './api-requests.js';
 import { answerAndClose, watchBody } from './body-timeout.js';
 import { Dispatcher, type RequestAuthenticator } from './dispatch.js';
 import { answerClientError, earlyError } from './early-errors.js';
 import { adminRefusal, hostAllowed, hostCheckApplies } from './guard.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { parseQuery, readCapped, type WireRequest, type WireResponse } from '../wire/http.js';
+import { readCapped, type WireResponse } from '../wire/http.js';
 import { scopeFromAuthorization } from '../wire/sigv4.js';
 import { ICEBERG_CATALOG, SERVICES } from '../services/registry.js';
 import { VERSION } from '../version.js';
@@ -29,59 +31,12 @@ interface AppHooks {
   authenticator?: RequestAuthenticator;
 }
 
-function toWireRequest(request: FastifyRequest): WireRequest {
-  const url = request.raw.url ?? '/';
-  const q = url.indexOf('?');
-  const rawPath = q < 0 ? url : url.slice(0, q);
-  const rawQuery = q < 0 ? '' : url.slice(q + 1);
-  return {
-    method: request.raw.method ?? 'GET',
-    rawPath,
-    rawQuery,
-    query: parseQuery(rawQuery),
-    headers: request.raw.headers,
-    body: request.raw,
-    rawHeaders: request.raw.rawHeaders,
-    sourceIp: request.raw.socket.remoteAddress,
-  };
-}
-
-/** The signing name a request's credential scope names (S3 when none). */
-function signingNameOf(request: FastifyRequest): string {
-  const scope = scopeFromAuthorization(request.headers.authorization);
-  if (scope) return scope.service;
-  const url = request.raw.url ?? '';
-  const m = /[?&]X-Amz-Credential=[^/&]+(?:%2F|\/)\d{8}(?:%2F|\/)[^/&%]+(?:%2F|\/)([a-z0-9-]+)(?:%2F|\/)aws4_request/i.exec(url);
-  return m?.[1] ?? 's3';
-}
-
-/** Whether a request announces a body (the only ones whose body can stall). */
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return length !== undefined ? length !== '0' : request.headers['transfer-encoding'] !== undefined;
-}
-
 function send(reply: FastifyReply, res: WireResponse): FastifyReply {
   // A request cut off for a stalled body was answered already.
   if (reply.raw.headersSent) return reply;
   reply.code(res.status);
-  // Node re-encodes a Content-Disposition that comes after Content-Length (nodejs/node#46528): it
-  // reads the value's Latin-1 bytes back as UTF-8 and throws unless that is Latin-1 again, so a
-  // filename with an accent, stored as sent, failed. Set first, it goes out byte for byte.
-  const disposition = res.headers['content-disposition'];
-  if (disposition !== undefined) reply.header('content-disposition', disposition);
-  for (const [k, v] of Object.entries(res.headers)) if (k !== 'content-disposition') reply.header(k, v);
-  if (res.body === undefined) return reply.send();
-  return reply.send(res.body instanceof Readable || Buffer.isBuffer(res.body) ? res.body : res.body);
-}
-
-/**
- * A person's browser asking for `/`: it accepts HTML and sends no AWS signature. SDKs and the CLI
- * sign (ListBuckets), and plain HTTP clients do not ask for HTML, so they still reach S3.
- */
-function fromBrowser(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? '';
-  return accept.includes('text/html') && request.headers.authorization === undefined;
+  for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
+  return res.body === undefined ? reply.send() : reply.send(res.body);
 }
 
 export function health(rt: Runtime): object {
@@ -95,17 +50,31 @@ export function health(rt: Runtime): object {
   };
 }
 
+const KEEP_ALIVE_MS = 65_000;
+
 function noSchemas(): never {
   throw new Error('Overcast routes declare no schemas');
 }
 
 export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
+  let apiHandler: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const app = Fastify({
+    // AWS requests are answered before fastify sees them (api-requests.ts); it serves the rest.
+    serverFactory: (handler, opts) => {
+      const server = createServer(opts.http ?? {}, (req, res) => {
+        if (!apiHandler?.(req, res)) handler(req, res);
+      });
+      // What fastify sets on a server it creates itself.
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      server.requestTimeout = 0;
+      server.setTimeout(0);
+      return server;
+    },
     logger: false,
     exposeHeadRoutes: false,
     // A body is cut off when it stalls (watchBody), never for taking long: uploads may be large.
     requestTimeout: 0,
-    keepAliveTimeout: 65_000,
+    keepAliveTimeout: KEEP_ALIVE_MS,
     // Headers must arrive within the body timeout too; Node checks every few seconds.
     http: { headersTimeout: rt.config.bodyTimeoutMs, connectionsCheckingInterval: Math.min(5_000, Math.max(250, rt.config.bodyTimeoutMs / 4)) },
     return503OnClosing: false,
@@ -132,73 +101,69 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   const json = (reply: FastifyReply, status: number, body: unknown) =>
     reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
   // Time spent answering AWS requests, so benchmarks can set the server's share against a client's.
-  const metrics = { requests: 0, requestMs: 0 };
+  const metrics: RequestMetrics = { requests: 0, requestMs: 0 };
+  const api = apiRequests(rt, dispatcher, metrics);
+  apiHandler = (req, res) => api.tryServe(req, res);
 
-  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
     const url = request.raw.url ?? '/';
+    const browser = url === '/' && request.method === 'GET' && fromBrowser(request.raw);
+    if (!url.startsWith('/_overcast/') && !browser) {
+      // An AWS request whose target the fast path left to fastify's router (absolute-form, …).
+      reply.hijack();
+      return api.serve(request.raw, reply.raw);
+    }
     if (checkHost && !hostAllowed(request.headers.host, rt.config.allowedHosts)) {
       // Drain what the client still sends so the answer is read, then refuse in the protocol's shape.
       request.raw.resume();
-      return send(reply, await earlyError(signingNameOf(request), 'host', url));
+      return send(reply, await earlyError(signingNameOf(request.raw), 'host', url));
     }
-    if (hasBody(request)) {
+    if (hasBody(request.raw)) {
       const stop = watchBody(request.raw, reply.raw, rt.config.bodyTimeoutMs, () => {
         reply.hijack();
-        void earlyError(signingNameOf(request), 'timeout', url).then((res) => answerAndClose(reply.raw, res.status, res.headers, res.body as string | undefined));
+        void earlyError(signingNameOf(request.raw), 'timeout', url).then((res) => answerAndClose(reply.raw, res.status, res.headers, res.body as string | undefined));
       });
       reply.raw.once('close', stop);
     }
-    if (url.startsWith('/_overcast/')) {
-      const refusal = adminRefusal(request.method, request.headers);
-      if (refusal && (!url.startsWith('/_overcast/iceberg/') || refusal.status === 403)) {
-        request.raw.resume();
-        return json(reply, refusal.status, { code: refusal.code, message: refusal.message });
-      }
+    if (browser) return reply.code(302).header('location', '/_overcast/ui/').send();
+    const refusal = adminRefusal(request.method, request.headers);
+    if (refusal && (!url.startsWith('/_overcast/iceberg/') || refusal.status === 403)) {
+      request.raw.resume();
+      return json(reply, refusal.status, { code: refusal.code, message: refusal.message });
     }
     if (url.startsWith('/_overcast/iceberg/')) {
       // The Iceberg catalog for engines configured without SigV4: the same service, unsigned.
-      const wire = toWireRequest(request);
-      const res = await dispatcher.handle({ ...wire, rawPath: wire.rawPath.slice('/_overcast'.length) }, ICEBERG_CATALOG);
-      return send(reply, res);
+      reply.hijack();
+      return api.dispatch(request.raw, reply.raw, ICEBERG_CATALOG);
     }
     if (url === '/_overcast/ui' || url.startsWith('/_overcast/ui/') || url.startsWith('/_overcast/ui?')) {
       const { handleDashboard } = await import('../dashboard/routes.js');
       return handleDashboard(rt, hooks, request, reply);
     }
-    if (url.startsWith('/_overcast/')) {
-      const path = url.split('?')[0];
-      if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
-        return json(reply, 200, health(rt));
-      }
-      if (path === '/_overcast/reset' && request.method === 'POST') {
-        await hooks.reset();
-        return json(reply, 200, { reset: true });
-      }
-      if (path === '/_overcast/metrics' && request.method === 'GET') {
-        const body = { ...metrics, backgroundMs: rt.background.busyMs };
-        return json(reply, 200, body);
-      }
-      if (path?.startsWith('/_overcast/cfn-response/') || path?.startsWith('/_overcast/lambda/')) {
-        // Lambda's callbacks: custom resource responses (ResponseURL) and code downloads (Code.Location).
-        const { lambdaCallback } = await import('../services/cloudformation/lambda-callbacks.js');
-        const res = await lambdaCallback(rt, request.method, path, request.raw);
-        return reply.code(res.status).header('content-type', res.contentType).send(res.body);
-      }
-      if (path === '/_overcast/clock' || path?.startsWith('/_overcast/maintenance/')) {
-        const { handleAdmin } = await import('../services/s3tables/maintenance/admin.js');
-        const res = await handleAdmin(rt, request.method, path, (await readCapped(request.raw, 65_536)).toString('utf8'));
-        if (res) return json(reply, res.status, res.body);
-      }
-      return json(reply, 404, { message: 'not found' });
+    const path = url.split('?')[0];
+    if (path === '/_overcast/health' && (request.method === 'GET' || request.method === 'HEAD')) {
+      return json(reply, 200, health(rt));
     }
-    if (url === '/' && request.method === 'GET' && fromBrowser(request)) {
-      return reply.code(302).header('location', '/_overcast/ui/').send();
+    if (path === '/_overcast/reset' && request.method === 'POST') {
+      await hooks.reset();
+      return json(reply, 200, { reset: true });
     }
-    const started = performance.now();
-    const res = await dispatcher.handle(toWireRequest(request));
-    metrics.requests++;
-    metrics.requestMs += performance.now() - started;
-    return send(reply, res);
+    if (path === '/_overcast/metrics' && request.method === 'GET') {
+      const body = { ...metrics, backgroundMs: rt.background.busyMs };
+      return json(reply, 200, body);
+    }
+    if (path?.startsWith('/_overcast/cfn-response/') || path?.startsWith('/_overcast/lambda/')) {
+      // Lambda's callbacks: custom resource responses (ResponseURL) and code downloads (Code.Location).
+      const { lambdaCallback } = await import('../services/cloudformation/lambda-callbacks.js');
+      const res = await lambdaCallback(rt, request.method, path, request.raw);
+      return reply.code(res.status).header('content-type', res.contentType).send(res.body);
+    }
+    if (path === '/_overcast/clock' || path?.startsWith('/_overcast/maintenance/')) {
+      const { handleAdmin } = await import('../services/s3tables/maintenance/admin.js');
+      const res = await handleAdmin(rt, request.method, path, (await readCapped(request.raw, 65_536)).toString('utf8'));
+      if (res) return json(reply, res.status, res.body);
+    }
+    return json(reply, 404, { message: 'not found' });
   };
 
   app.route({
@@ -221,6 +186,7 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
     done();
   });
 
+  // Overcast's own endpoints (the AWS requests fastify routes have their own in api-requests.ts).
   app.setErrorHandler(async (error, request, reply) => {
     rt.log.error('unhandled error', error);
     const service = scopeFromAuthorization(request.headers.authorization)?.service ?? 's3';

@@ -2,7 +2,7 @@
  * Routing on one port: the SigV4 signing name picks the service, unsigned requests reach S3,
  * other services get an AWS-shaped "not emulated" error, and the health endpoint answers.
  */
-import { S3Client, CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
+import { S3Client, CreateBucketCommand, ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from '../helpers/fixture.js';
 
 
@@ -54,6 +54,29 @@ describe('routing', () => {
     });
     expect(s3tables.status).toBe(400);
     expect(s3tables.headers.get('x-amzn-errortype')).toBe('BadRequestException');
+  });
+
+  it('answers with the content types AWS sends, and a multi-byte escape in a path as the key it names', async ({ server: t }) => {
+    const signed = (service: string) => ({
+      authorization: `AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/${service}/aws4_request, SignedHeaders=host, Signature=x`,
+    });
+    const buckets = await fetch(`${t.endpoint}/buckets`, { headers: signed('s3tables') });
+    expect(buckets.status).toBe(200);
+    // AWS's own type: no charset parameter appended.
+    expect(buckets.headers.get('content-type')).toBe('application/json');
+    const s3 = new S3Client(t.clientConfig);
+    await s3.send(new CreateBucketCommand({ Bucket: 'escapes-check' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'escapes-check', Key: 'café', Body: 'accented' }));
+    const got = await fetch(`${t.endpoint}/escapes-check/caf%C3%A9`);
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe('accented');
+    const missing = await fetch(`${t.endpoint}/escapes-check/none`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('application/xml');
+    // A percent-escape that is not UTF-8: S3's InvalidURI, as for `%zz`.
+    const broken = await fetch(`${t.endpoint}/escapes-check/caf%C3%28`);
+    expect(broken.status).toBe(400);
+    expect(await broken.text()).toContain('<Code>InvalidURI</Code>');
   });
 
   it('scopes S3 bucket listings by the account of the access key', async ({ server: t }) => {
