@@ -1,17 +1,18 @@
 /**
- * Table rows are cached by id for GetTable and commits: every change to a table is seen by the
- * next GetTable by ARN at once — a commit, a rename, a delete, a reset of the server — and a
- * commit refused midway leaves the table as it was.
+ * Table rows are cached by id for GetTable, commits and listings: every change to a table is seen
+ * by the next GetTable by ARN and the next ListTables at once — a commit, a rename, a delete, a new
+ * table, a reset of the server — and a commit refused midway leaves the table as it was.
  */
 import {
   DeleteTableCommand,
   GetTableCommand,
+  ListTablesCommand,
   NotFoundException,
   RenameTableCommand,
   UpdateTableMetadataLocationCommand,
 } from '@aws-sdk/client-s3tables';
 import { describe, expect, it } from '../helpers/fixture.js';
-import { makeTable } from './helpers.js';
+import { makeNamespace, makeTable } from './helpers.js';
 
 describe('GetTable after changes', () => {
   it('sees commits, renames, deletes and resets at once', async ({ server: t, s3tables: s3t }) => {
@@ -41,5 +42,49 @@ describe('GetTable after changes', () => {
     const reset = await fetch(`${t.endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(reset.status).toBe(200);
     await expect(s3t.send(new GetTableCommand({ tableArn: again.tableArn }))).rejects.toBeInstanceOf(NotFoundException);
+  });
+});
+
+describe('ListTables after changes', () => {
+  it('sees commits, renames, deletes, new tables and resets at once', async ({ server: t, s3tables: s3t }) => {
+    const made = await makeTable(s3t, { name: 'a_table' });
+    const other = await makeTable(s3t, { tableBucketARN: made.bucketArn, namespace: made.namespace, name: 'b_table' });
+    const list = async () => (await s3t.send(new ListTablesCommand({ tableBucketARN: made.bucketArn }))).tables ?? [];
+    const summary = async (arn: string) => (await list()).find((x) => x.tableARN === arn);
+    // Listed twice: the second page comes from the cache.
+    await list();
+    expect((await list()).map((x) => x.name)).toEqual(['a_table', 'b_table']);
+
+    const before = (await summary(made.tableArn))!.modifiedAt!;
+    await new Promise((r) => setTimeout(r, 5));
+    const got = await s3t.send(new GetTableCommand({ tableArn: made.tableArn }));
+    await s3t.send(
+      new UpdateTableMetadataLocationCommand({
+        tableBucketARN: made.bucketArn,
+        namespace: made.namespace,
+        name: made.name,
+        versionToken: got.versionToken,
+        metadataLocation: `${got.warehouseLocation}/metadata/00001-a.metadata.json`,
+      }),
+    );
+    const committed = await s3t.send(new GetTableCommand({ tableArn: made.tableArn }));
+    expect(committed.modifiedAt!.getTime()).toBeGreaterThan(before.getTime());
+    expect((await summary(made.tableArn))!.modifiedAt).toEqual(committed.modifiedAt);
+
+    const moved = await makeNamespace(s3t, made.bucketArn, 'z_namespace');
+    await s3t.send(
+      new RenameTableCommand({ tableBucketARN: made.bucketArn, namespace: made.namespace, name: made.name, newNamespaceName: moved, newName: 'renamed' }),
+    );
+    expect(await summary(made.tableArn)).toMatchObject({ name: 'renamed', namespace: [moved] });
+    expect((await list()).map((x) => x.name)).toEqual(['b_table', 'renamed']);
+
+    await s3t.send(new DeleteTableCommand({ tableBucketARN: made.bucketArn, namespace: made.namespace, name: 'b_table' }));
+    const added = await makeTable(s3t, { tableBucketARN: made.bucketArn, namespace: made.namespace, name: 'c_table' });
+    expect((await list()).map((x) => x.tableARN)).toEqual([added.tableArn, made.tableArn]);
+    expect(await summary(other.tableArn)).toBeUndefined();
+
+    const reset = await fetch(`${t.endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(reset.status).toBe(200);
+    await expect(list()).rejects.toBeInstanceOf(NotFoundException);
   });
 });
