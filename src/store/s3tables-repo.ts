@@ -127,9 +127,16 @@ const ROW_CACHE_ENTRIES = 4096;
 interface RowCache {
   rows: Map<string, Readonly<TableRow>>;
   summaries: Map<string, Readonly<TableSummaryRow>>;
+  /** Buckets' core columns by `account/region/name`: nearly every operation reads one first. */
+  buckets: Map<string, Readonly<TableBucketCore>>;
 }
 
 const rowCaches = new WeakMap<MetadataStore, RowCache>();
+
+/** A bucket's cache key (names, accounts and regions have no `/`). */
+function bucketKey(account: string, region: string, name: string): string {
+  return `${account}/${region}/${name}`;
+}
 
 /** Adds `value` under `id`, dropping the oldest entry once the map is full. */
 function remember<T>(map: Map<string, T>, id: string, value: T): void {
@@ -142,7 +149,7 @@ export class S3TablesRepo {
 
   constructor(private readonly store: MetadataStore) {
     let cache = rowCaches.get(store);
-    if (!cache) rowCaches.set(store, (cache = { rows: new Map(), summaries: new Map() }));
+    if (!cache) rowCaches.set(store, (cache = { rows: new Map(), summaries: new Map(), buckets: new Map() }));
     this.cache = cache;
   }
 
@@ -150,6 +157,7 @@ export class S3TablesRepo {
   clearCache(): void {
     this.cache.rows.clear();
     this.cache.summaries.clear();
+    this.cache.buckets.clear();
   }
 
   /** Forgets one table's cached rows: called before every write to it. */
@@ -166,13 +174,20 @@ export class S3TablesRepo {
       .get(account, region, name) as TableBucketRow | undefined;
   }
 
+  /** A bucket's core columns, cached (outside transactions) like table rows until a write to the bucket. */
   getBucketCore(account: string, region: string, name: string): TableBucketCore | undefined {
-    return this.store
+    const key = bucketKey(account, region, name);
+    const hit = this.cache.buckets.get(key);
+    if (hit) return hit;
+    const row = this.store
       .stmt(`SELECT ${BUCKET_CORE_COLUMNS} FROM s3t_buckets WHERE account = ? AND region = ? AND name = ?`)
       .get(account, region, name) as TableBucketCore | undefined;
+    if (row && !this.store.db.inTransaction) remember(this.cache.buckets, key, Object.freeze(row));
+    return row;
   }
 
   insertBucket(row: TableBucketRow): void {
+    this.cache.buckets.delete(bucketKey(row.account, row.region, row.name));
     this.store
       .stmt(
         `INSERT INTO s3t_buckets (account, region, name, id, type, created_at, encryption, storage_class, maintenance,
@@ -184,16 +199,19 @@ export class S3TablesRepo {
   }
 
   deleteBucket(account: string, region: string, name: string): void {
+    this.cache.buckets.delete(bucketKey(account, region, name));
     this.store.stmt('DELETE FROM s3t_buckets WHERE account = ? AND region = ? AND name = ?').run(account, region, name);
   }
 
   setBucketColumn(b: TableBucketCore, column: BucketConfigColumn, value: string | null): void {
+    this.cache.buckets.delete(bucketKey(b.account, b.region, b.name));
     this.store
       .stmt(`UPDATE s3t_buckets SET ${column} = ? WHERE account = ? AND region = ? AND name = ?`)
       .run(value, b.account, b.region, b.name);
   }
 
   setBucketReplication(b: TableBucketCore, config: string | null, token: string | null): void {
+    this.cache.buckets.delete(bucketKey(b.account, b.region, b.name));
     this.store
       .stmt('UPDATE s3t_buckets SET replication = ?, replication_token = ? WHERE account = ? AND region = ? AND name = ?')
       .run(config, token, b.account, b.region, b.name);

@@ -1,11 +1,20 @@
 /**
- * Table rows are cached by id for GetTable, commits and listings: every change to a table is seen
- * by the next GetTable by ARN and the next ListTables at once — a commit, a rename, a delete, a new
- * table, a reset of the server — and a commit refused midway leaves the table as it was.
+ * Table rows are cached by id for GetTable, commits and listings, and table buckets by name for
+ * every operation: every change to a table is seen by the next GetTable by ARN and the next
+ * ListTables at once — a commit, a rename, a delete, a new table, a reset of the server — and a
+ * commit refused midway leaves the table as it was; a bucket's new encryption reaches the tables
+ * created after it, and a bucket deleted and created again under its name is the new one.
  */
 import {
+  CreateTableBucketCommand,
+  DeleteNamespaceCommand,
+  DeleteTableBucketCommand,
   DeleteTableCommand,
+  GetTableBucketCommand,
+  GetTableBucketEncryptionCommand,
   GetTableCommand,
+  GetTableEncryptionCommand,
+  PutTableBucketEncryptionCommand,
   ListTablesCommand,
   NotFoundException,
   RenameTableCommand,
@@ -86,5 +95,35 @@ describe('ListTables after changes', () => {
     const reset = await fetch(`${t.endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(reset.status).toBe(200);
     await expect(list()).rejects.toBeInstanceOf(NotFoundException);
+  });
+});
+
+describe('table buckets after changes', () => {
+  it('see encryption changes, deletion and a new bucket of the same name at once', async ({ server: t, s3tables: s3t }) => {
+    const name = `cache-bucket-${Date.now()}`;
+    const first = await s3t.send(new CreateTableBucketCommand({ name }));
+    const get = () => s3t.send(new GetTableBucketCommand({ tableBucketARN: first.arn }));
+    const firstId = (await get()).tableBucketId;
+    await get();
+
+    const kms = 'arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    await s3t.send(new PutTableBucketEncryptionCommand({ tableBucketARN: first.arn, encryptionConfiguration: { sseAlgorithm: 'aws:kms', kmsKeyArn: kms } }));
+    expect((await s3t.send(new GetTableBucketEncryptionCommand({ tableBucketARN: first.arn }))).encryptionConfiguration?.kmsKeyArn).toBe(kms);
+    const table = await makeTable(s3t, { tableBucketARN: first.arn });
+    const inherited = await s3t.send(new GetTableEncryptionCommand({ tableBucketARN: first.arn, namespace: table.namespace, name: table.name }));
+    expect(inherited.encryptionConfiguration?.kmsKeyArn).toBe(kms);
+
+    await s3t.send(new DeleteTableCommand({ tableBucketARN: first.arn, namespace: table.namespace, name: table.name }));
+    await s3t.send(new DeleteNamespaceCommand({ tableBucketARN: first.arn, namespace: table.namespace }));
+    await s3t.send(new DeleteTableBucketCommand({ tableBucketARN: first.arn }));
+    await expect(get()).rejects.toBeInstanceOf(NotFoundException);
+    await s3t.send(new CreateTableBucketCommand({ name }));
+    const second = await get();
+    expect(second.tableBucketId).not.toBe(firstId);
+    expect((await s3t.send(new GetTableBucketEncryptionCommand({ tableBucketARN: first.arn }))).encryptionConfiguration?.sseAlgorithm).toBe('AES256');
+
+    const reset = await fetch(`${t.endpoint}/_overcast/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(reset.status).toBe(200);
+    await expect(get()).rejects.toBeInstanceOf(NotFoundException);
   });
 });
