@@ -99,16 +99,27 @@ const text: Writer = (value) =>
  */
 function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptions): Writer {
   const members = bodyMembers(model, shape);
-  const deps: Writer[] = [];
+  const deps: ((value: unknown) => string | undefined)[] = [];
   const lines: string[] = [];
   for (const m of members) {
-    const key = JSON.stringify(`${JSON.stringify(m.wire)}:`);
-    const read = `x = v[${JSON.stringify(m.name)}];`;
-    const write =
-      m.shape.type === 'string' && !isDocument(m.shape)
-        ? `s = typeof x === 'string' && !ESC.test(x) ? '"' + x + '"' : plain(x);`
-        : `s = w${deps.push(writerOf(model, m.shape, opts, m.ref)) - 1}(x);`;
-    lines.push(`${read} if (x !== undefined && x !== null) { ${write} if (s !== undefined) o += (o === '' ? '{' : ',') + ${key} + s; }`);
+    // Keys with their separator, as literals: `{"name":` first, `,"name":` after (and with the
+    // opening quote of a string value), so a member adds as few pieces to the text as it can.
+    const key = `${JSON.stringify(m.wire)}:`;
+    const [first, next, firstQuoted, nextQuoted] = [`{${key}`, `,${key}`, `{${key}"`, `,${key}"`].map((k) => JSON.stringify(k));
+    const read = `x = v[${JSON.stringify(m.name)}]; if (x !== undefined && x !== null) {`;
+    if (m.shape.type === 'string' && !isDocument(m.shape)) {
+      lines.push(
+        `${read} if (typeof x === 'string' && !ESC.test(x)) o += (o === '' ? ${firstQuoted} : ${nextQuoted}) + x + '"'; ` +
+          `else { s = plain(x); if (s !== undefined) o += (o === '' ? ${first} : ${next}) + s; } }`,
+      );
+    } else if (m.shape.type === 'timestamp' && textTimestamp(timestampFormatOf(m.shape, opts, m.ref))) {
+      // ISO and HTTP-date texts never need escaping.
+      const t = `w${deps.push(timestampText(timestampFormatOf(m.shape, opts, m.ref), opts)) - 1}`;
+      lines.push(`${read} s = ${t}(x); if (s !== undefined) o += (o === '' ? ${firstQuoted} : ${nextQuoted}) + s + '"'; }`);
+    } else {
+      const w = `w${deps.push(writerOf(model, m.shape, opts, m.ref)) - 1}`;
+      lines.push(`${read} s = ${w}(x); if (s !== undefined) o += (o === '' ? ${first} : ${next}) + s; }`);
+    }
   }
   const source = `return function (v) {
     if (v === undefined || v === null) return undefined;
@@ -118,6 +129,23 @@ function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptio
   };`;
   const names = deps.map((_, i) => `w${i}`);
   return new Function('ESC', 'plain', ...names, source)(NEEDS_ESCAPE, plain, ...deps) as Writer;
+}
+
+function timestampFormatOf(shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): TimestampFormat {
+  return ref?.timestampFormat ?? shape.timestampFormat ?? opts.timestampFormat;
+}
+
+/** Whether a timestamp format is written as a JSON string (ISO 8601, HTTP-date), not a number. */
+function textTimestamp(format: TimestampFormat): boolean {
+  return format !== 'unixTimestamp';
+}
+
+/** A timestamp's text in a string format, unquoted (it never needs escaping); undefined for no date. */
+function timestampText(format: TimestampFormat, opts: JsonCodecOptions): (value: unknown) => string | undefined {
+  return (value) => {
+    const date = value instanceof Date ? value : parseTimestamp(value);
+    return date ? String(formatTimestamp(date, format, opts.micros)) : undefined;
+  };
 }
 
 function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): Writer {
@@ -148,13 +176,15 @@ function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?
       };
     }
     case 'timestamp': {
-      const format = ref?.timestampFormat ?? shape.timestampFormat ?? opts.timestampFormat;
-      return (value) => {
+      const format = timestampFormatOf(shape, opts, ref);
+      if (!textTimestamp(format)) return (value) => {
         const date = value instanceof Date ? value : parseTimestamp(value);
-        if (!date) return undefined;
-        const text = formatTimestamp(date, format, opts.micros);
-        // ISO and HTTP-date texts never need escaping.
-        return typeof text === 'number' ? JSON.stringify(text) : `"${text}"`;
+        return date ? JSON.stringify(formatTimestamp(date, format, opts.micros)) : undefined;
+      };
+      const text = timestampText(format, opts);
+      return (value) => {
+        const t = text(value);
+        return t === undefined ? undefined : `"${t}"`;
       };
     }
     case 'blob':

@@ -8,6 +8,8 @@ import type { TimestampFormat } from '../model/service-model.js';
 /** `2025-01-07T22:14:48.689000Z` — microsecond precision as the S3 Tables service prints. */
 function isoMicros(date: Date): string {
   const ms = date.getTime();
+  // A row's two timestamps are often one instant (a table not yet committed to).
+  if (ms === lastMs) return lastText;
   if (!Number.isFinite(ms)) return date.toISOString(); // throws RangeError, as before
   // A listing prints two timestamps per row, and Date#toISOString dominated its serialization:
   // the date part is kept per day and the time of day put together from padded digits.
@@ -19,13 +21,18 @@ function isoMicros(date: Date): string {
   const minutes = Math.floor(rest / 60_000);
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
-  return `${lastDay.text}${TWO[hours]}:${TWO[minutes]}:${TWO[seconds]}.${THREE[rest - seconds * 1000]}000Z`;
+  const text = `${lastDay.text}${TWO[hours]}:${TWO[minutes]}:${TWO[seconds]}.${THREE[rest - seconds * 1000]}000Z`;
+  lastMs = ms;
+  lastText = text;
+  return text;
 }
 
 const DAY = 86_400_000;
 const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 let lastDay = { day: Number.NaN, text: '' };
+let lastMs = Number.NaN;
+let lastText = '';
 
 /** `2025-01-07T22:14:48.689Z` — the millisecond form query/XML services emit. */
 function isoMillis(date: Date): string {
