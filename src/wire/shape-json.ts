@@ -121,14 +121,25 @@ function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptio
       lines.push(`${read} s = ${w}(x); if (s !== undefined) o += (o === '' ? ${first} : ${next}) + s; }`);
     }
   }
+  // A frozen value is written once (see `toJsonText`): its text is kept, per writer, with it.
   const source = `return function (v) {
     if (v === undefined || v === null) return undefined;
+    const frozen = isFrozen(v);
+    if (frozen) { const kept = texts.get(v); if (kept !== undefined) return kept; }
     let o = ''; let x; let s;
     ${lines.join('\n    ')}
-    return o === '' ? '{}' : o + '}';
+    o = o === '' ? '{}' : o + '}';
+    if (frozen) texts.set(v, o);
+    return o;
   };`;
   const names = deps.map((_, i) => `w${i}`);
-  return new Function('ESC', 'plain', ...names, source)(NEEDS_ESCAPE, plain, ...deps) as Writer;
+  return new Function('ESC', 'plain', 'isFrozen', 'texts', ...names, source)(
+    NEEDS_ESCAPE,
+    plain,
+    Object.isFrozen,
+    new WeakMap<object, string>(),
+    ...deps,
+  ) as Writer;
 }
 
 function timestampFormatOf(shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): TimestampFormat {
@@ -203,7 +214,12 @@ function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?
   }
 }
 
-/** A value of `shape` as the protocol's JSON text (absent members omitted; undefined for no value). */
+/**
+ * A value of `shape` as the protocol's JSON text (absent members omitted; undefined for no value).
+ * A frozen structure is taken to be immutable, what it holds included: its text is worked out once
+ * and kept with it (a listing's rows come from a cache as the same frozen summaries, page after
+ * page).
+ */
 export function toJsonText(
   model: ServiceModel,
   shape: Shape,

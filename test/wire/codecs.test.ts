@@ -154,6 +154,35 @@ describe('rest-json protocol (S3 Tables)', () => {
     expect(deleted.body).toBeUndefined();
   });
 
+  it('writes a frozen structure once and a mutable one afresh every time', () => {
+    const summary = (name: string) => ({
+      namespace: ['sales'],
+      name,
+      type: 'customer',
+      tableARN: `${arn}/table/${name}`,
+      createdAt: new Date('2025-01-07T22:14:48.689Z'),
+      modifiedAt: new Date('2025-01-07T22:14:48.690Z'),
+    });
+    const mutable = summary('a');
+    const frozen = Object.freeze(summary('b'));
+    const page = (tables: object[]) => JSON.parse(String(codec.serialize('ListTables', { tables }, 'r').body)).tables;
+    expect(page([mutable, frozen]).map((t: { name: string }) => t.name)).toEqual(['a', 'b']);
+    mutable.name = 'a2';
+    expect(page([mutable, frozen])[0]).toMatchObject({ name: 'a2', modifiedAt: '2025-01-07T22:14:48.690000Z' });
+    // The frozen summary's text was kept: frozen means immutable, what it holds included, so a
+    // change inside it (which the contract rules out) is not seen.
+    frozen.namespace.push('ignored');
+    expect(page([frozen])[0].namespace).toEqual(['sales']);
+    expect(page([frozen])[0]).toEqual({
+      namespace: ['sales'],
+      name: 'b',
+      type: 'customer',
+      tableARN: `${arn}/table/b`,
+      createdAt: '2025-01-07T22:14:48.689000Z',
+      modifiedAt: '2025-01-07T22:14:48.690000Z',
+    });
+  });
+
   it('renders errors with x-amzn-ErrorType and a message body', () => {
     const res = codec.error(new AwsError('ConflictException', 'stale token', 409), 'r');
     expect(res.status).toBe(409);

@@ -211,7 +211,21 @@ export async function createStagedTable(ctx: Ctx, input: S3T.CreateTableRequest,
   });
 }
 
+/**
+ * Summaries of cached rows, kept with the row: a cached row is frozen and replaced, never changed,
+ * when its table changes, and belongs to one bucket (hence one ARN) for life. Frozen in turn, a
+ * summary's JSON text is written once (shape-json.ts).
+ */
+const summaries = new WeakMap<TableSummaryRow, S3T.TableSummary>();
+
 function tableSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
+  if (!Object.isFrozen(t)) return newSummary(t, bucketArn);
+  let summary = summaries.get(t);
+  if (!summary) summaries.set(t, (summary = Object.freeze(newSummary(t, bucketArn))));
+  return summary;
+}
+
+function newSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
   return {
     namespace: [t.namespace],
     name: t.name,
