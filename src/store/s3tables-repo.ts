@@ -138,9 +138,15 @@ function bucketKey(account: string, region: string, name: string): string {
   return `${account}/${region}/${name}`;
 }
 
-/** Adds `value` under `id`, dropping the oldest entry once the map is full. */
+/** Adds `value` under `id`, dropping the oldest eighth of the entries once the map is full. */
 function remember<T>(map: Map<string, T>, id: string, value: T): void {
-  if (map.size >= ROW_CACHE_ENTRIES) map.delete(map.keys().next().value as string);
+  if (map.size >= ROW_CACHE_ENTRIES) {
+    let drop = ROW_CACHE_ENTRIES / 8;
+    for (const key of map.keys()) {
+      map.delete(key);
+      if (--drop === 0) break;
+    }
+  }
   map.set(id, value);
 }
 

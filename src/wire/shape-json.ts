@@ -48,6 +48,16 @@ function bodyMembers(model: ServiceModel, shape: Shape): BodyMember[] {
   return members;
 }
 
+/**
+ * The slot by which an output structure asks to be written once: created holding `null`, it holds
+ * the structure's JSON text after the first write, and later writes answer that text. Only for
+ * values that never change, what they hold included, and that one codec writes (a listing's table
+ * summaries, kept with their cached rows, are written page after page). A slot rather than a
+ * WeakMap from value to text: a cold listing's hundreds of new keys made the garbage collector's
+ * work on weak tables cost more than writing the text.
+ */
+export const KEEP_JSON_TEXT: unique symbol = Symbol('overcast.keepJsonText');
+
 /** Writes one value as JSON text; undefined when the value is absent (the member is omitted). */
 type Writer = (value: unknown) => string | undefined;
 
@@ -121,25 +131,24 @@ function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptio
       lines.push(`${read} s = ${w}(x); if (s !== undefined) o += (o === '' ? ${first} : ${next}) + s; }`);
     }
   }
-  // A frozen value is written once (see `toJsonText`): its text is kept, per writer, with it.
+  // A value holding a KEEP_JSON_TEXT slot is written once; its text is kept in the slot.
   const source = `return function (v) {
     if (v === undefined || v === null) return undefined;
-    const frozen = isFrozen(v);
-    if (frozen) { const kept = texts.get(v); if (kept !== undefined) return kept; }
+    const kept = v[KEEP];
+    if (kept !== undefined && kept !== null) return kept;
     let o = ''; let x; let s;
     ${lines.join('\n    ')}
     o = o === '' ? '{}' : o + '}';
-    if (frozen) texts.set(v, o);
+    if (kept === null) {
+      // Kept flat: V8 flattens a rope in place when it searches it, so each reply that holds this
+      // text copies one string, not the few dozen pieces it was built from.
+      o.indexOf('\\u0000');
+      v[KEEP] = o;
+    }
     return o;
   };`;
   const names = deps.map((_, i) => `w${i}`);
-  return new Function('ESC', 'plain', 'isFrozen', 'texts', ...names, source)(
-    NEEDS_ESCAPE,
-    plain,
-    Object.isFrozen,
-    new WeakMap<object, string>(),
-    ...deps,
-  ) as Writer;
+  return new Function('ESC', 'plain', 'KEEP', ...names, source)(NEEDS_ESCAPE, plain, KEEP_JSON_TEXT, ...deps) as Writer;
 }
 
 function timestampFormatOf(shape: Shape, opts: JsonCodecOptions, ref?: MemberRef): TimestampFormat {
@@ -214,12 +223,7 @@ function compile(model: ServiceModel, shape: Shape, opts: JsonCodecOptions, ref?
   }
 }
 
-/**
- * A value of `shape` as the protocol's JSON text (absent members omitted; undefined for no value).
- * A frozen structure is taken to be immutable, what it holds included: its text is worked out once
- * and kept with it (a listing's rows come from a cache as the same frozen summaries, page after
- * page).
- */
+/** A value of `shape` as the protocol's JSON text (absent members omitted; undefined for no value). */
 export function toJsonText(
   model: ServiceModel,
   shape: Shape,

@@ -14,6 +14,7 @@ import { bucketArnOf, bucketNameOf, repo, requireBucket, requireNamespace, requi
 import { DEFAULT_PAGE_SIZE, decodeToken, encodeToken } from './page-tokens.js';
 import { checkEncryption, checkTags, encryptionJson } from './settings-checks.js';
 import { s3tErrors } from './errors.js';
+import { KEEP_JSON_TEXT } from '../../wire/shape-json.js';
 import { newTableMetadata } from '../../iceberg/new-table.js';
 import type { TableMetadata } from '../../iceberg/types.js';
 import { planTableMetadata, type MetadataPlan } from './metadata.js';
@@ -213,20 +214,23 @@ export async function createStagedTable(ctx: Ctx, input: S3T.CreateTableRequest,
 
 /**
  * Summaries of cached rows, kept with the row: a cached row is frozen and replaced, never changed,
- * when its table changes, and belongs to one bucket (hence one ARN) for life. Frozen in turn, a
- * summary's JSON text is written once (shape-json.ts).
+ * when its table changes, and belongs to one bucket (hence one ARN) for life. Such a summary is
+ * written to JSON once (its KEEP_JSON_TEXT slot).
  */
 const summaries = new WeakMap<TableSummaryRow, S3T.TableSummary>();
 
+type Summary = S3T.TableSummary & { [KEEP_JSON_TEXT]: string | null | undefined };
+
 function tableSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
-  if (!Object.isFrozen(t)) return newSummary(t, bucketArn);
+  if (!Object.isFrozen(t)) return newSummary(t, bucketArn, undefined);
   let summary = summaries.get(t);
-  if (!summary) summaries.set(t, (summary = Object.freeze(newSummary(t, bucketArn))));
+  if (!summary) summaries.set(t, (summary = newSummary(t, bucketArn, null)));
   return summary;
 }
 
-function newSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
-  return {
+/** A summary; `keep` null asks the JSON writer to keep its text. */
+function newSummary(t: TableSummaryRow, bucketArn: string, keep: null | undefined): S3T.TableSummary {
+  const summary: Summary = {
     namespace: [t.namespace],
     name: t.name,
     type: t.type as S3T.TableType,
@@ -235,8 +239,10 @@ function newSummary(t: TableSummaryRow, bucketArn: string): S3T.TableSummary {
     modifiedAt: new Date(t.modified_at),
     namespaceId: t.namespace_id,
     tableBucketId: t.bucket_id,
-    ...(t.replica_of ? { managedByService: REPLICATION_SERVICE } : {}),
+    [KEEP_JSON_TEXT]: keep,
   };
+  if (t.replica_of) summary.managedByService = REPLICATION_SERVICE;
+  return summary;
 }
 
 export function getTable(ctx: Ctx, input: S3T.GetTableRequest): S3T.GetTableResponse {
