@@ -388,9 +388,9 @@ export class S3TablesRepo {
   /**
    * A page of listed tables: `query` is the listing's `FROM … WHERE … ORDER BY … LIMIT` with its
    * `params`. The page's ids come first (one column from the index the listing walks); when the
-   * cache holds every one, the page is answered from it. Otherwise the rows are read as arrays
-   * (better-sqlite3's raw mode, about a third cheaper per row than the driver's objects) and, outside
-   * a transaction, cached.
+   * cache holds every one, the page is answered from it, each row frozen. Otherwise the rows are
+   * read as arrays (better-sqlite3's raw mode, about a third cheaper per row than the driver's
+   * objects) and, outside a transaction, cached; nothing may change them.
    */
   private summaries(query: string, params: unknown[]): TableSummaryRow[] {
     const ids = this.store.stmt(`SELECT id ${query}`).pluck(true).all(...params) as string[];
@@ -398,7 +398,9 @@ export class S3TablesRepo {
     for (const id of ids) {
       const hit = this.cache.summaries.get(id) ?? this.cache.rows.get(id);
       if (!hit) return this.readSummaries(query, params);
-      page.push(hit);
+      // Frozen when first listed from the cache, which tells callers the row is worth keeping
+      // derived values for (a row listed once, cold, is not).
+      page.push(Object.isFrozen(hit) ? hit : Object.freeze(hit));
     }
     return page;
   }
@@ -418,7 +420,7 @@ export class S3TablesRepo {
         modified_at: r[7] as number,
         replica_of: r[8] as string | null,
       };
-      if (keep) remember(this.cache.summaries, summary.id, Object.freeze(summary));
+      if (keep) remember(this.cache.summaries, summary.id, summary);
       return summary;
     });
   }

@@ -213,9 +213,10 @@ export async function createStagedTable(ctx: Ctx, input: S3T.CreateTableRequest,
 }
 
 /**
- * Summaries of cached rows, kept with the row: a cached row is frozen and replaced, never changed,
- * when its table changes, and belongs to one bucket (hence one ARN) for life. Such a summary is
- * written to JSON once (its KEEP_JSON_TEXT slot).
+ * Summaries of rows listed from the cache, kept with the row: such a row is frozen and replaced,
+ * never changed, when its table changes, and belongs to one bucket (hence one ARN) for life. Such
+ * a summary is written to JSON once (its KEEP_JSON_TEXT slot). A row read for a cold page is not
+ * frozen yet: a page listed once costs no more than it did before anything was kept.
  */
 const summaries = new WeakMap<TableSummaryRow, S3T.TableSummary>();
 
