@@ -166,7 +166,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'reports/' }).click();
     const link = page.getByRole('link', { name: '<img src=x onerror="window.pwned=1">.txt' });
     await link.click();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(key);
+    // The object's page is drawn after its fetches: wait for it, not for the click.
+    await page.getByRole('heading', { level: 1, name: key, exact: true }).waitFor();
+    await page.getByLabel('Object content').waitFor();
     expect(await page.getByLabel('Object content').textContent()).toBe('hello <b>world</b>');
     expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
 
