@@ -27,7 +27,7 @@ async function populate(dataDir) {
   const { storeFileIO } = await dist('services/s3tables/maintenance/store-io.js');
   const { appendRows } = await dist('iceberg/append.js');
   const { MetadataBuilder } = await dist('iceberg/metadata-builder.js');
-  const { repo } = await dist('services/s3tables/common.js');
+  const { repo } = await dist('services/s3tables/lookup.js');
   const rt = createRuntime({ ...configFromEnv({}), dataDir, logLevel: 'error' });
   const ctx = internalCtx(rt, ACCOUNT, REGION, 'bench');
   const { arn } = s3t.createTableBucket(ctx, { name: 'bench-maintenance' });

@@ -5,6 +5,7 @@
  * costs the page however many rows the account holds.
  */
 import type { MetadataStore } from './database.js';
+import { bucketKey, keepPage, pageKey, remember } from './row-cache.js';
 
 export interface TableBucketRow {
   account: string;
@@ -120,42 +121,28 @@ const INSERT_TABLE_CONFIG = `INSERT INTO s3t_table_configs (id, ${TABLE_CONFIG_C
  * GetTable and every commit read a row, and it costs two B-tree searches. Listed rows (summaries)
  * are kept beside them: a listing reads its page's ids and answers from the cache when it holds
  * every one, which spares turning nine columns of each row into JavaScript values (two thirds of a
- * ten-table page's time in the store).
+ * ten-table page's time in the store). Bounds and keys are in row-cache.ts.
  */
-const ROW_CACHE_ENTRIES = 4096;
-
 interface RowCache {
   rows: Map<string, Readonly<TableRow>>;
   summaries: Map<string, Readonly<TableSummaryRow>>;
   /** Buckets' core columns by `account/region/name`: nearly every operation reads one first. */
   buckets: Map<string, Readonly<TableBucketCore>>;
+  /**
+   * Listed pages' ids by listing and parameters, all dropped whenever a table is created, deleted
+   * or renamed (which may change any listing's members or order; a commit changes neither).
+   */
+  pages: Map<string, readonly string[]>;
 }
 
 const rowCaches = new WeakMap<MetadataStore, RowCache>();
-
-/** A bucket's cache key (names, accounts and regions have no `/`). */
-function bucketKey(account: string, region: string, name: string): string {
-  return `${account}/${region}/${name}`;
-}
-
-/** Adds `value` under `id`, dropping the oldest eighth of the entries once the map is full. */
-function remember<T>(map: Map<string, T>, id: string, value: T): void {
-  if (map.size >= ROW_CACHE_ENTRIES) {
-    let drop = ROW_CACHE_ENTRIES / 8;
-    for (const key of map.keys()) {
-      map.delete(key);
-      if (--drop === 0) break;
-    }
-  }
-  map.set(id, value);
-}
 
 export class S3TablesRepo {
   private readonly cache: RowCache;
 
   constructor(private readonly store: MetadataStore) {
     let cache = rowCaches.get(store);
-    if (!cache) rowCaches.set(store, (cache = { rows: new Map(), summaries: new Map(), buckets: new Map() }));
+    if (!cache) rowCaches.set(store, (cache = { rows: new Map(), summaries: new Map(), buckets: new Map(), pages: new Map() }));
     this.cache = cache;
   }
 
@@ -164,6 +151,7 @@ export class S3TablesRepo {
     this.cache.rows.clear();
     this.cache.summaries.clear();
     this.cache.buckets.clear();
+    this.cache.pages.clear();
   }
 
   /** Forgets one table's cached rows: called before every write to it. */
@@ -344,11 +332,13 @@ export class S3TablesRepo {
 
   insertTable(row: NewTableRow): void {
     this.forget(row.id);
+    this.cache.pages.clear();
     this.store.stmt(INSERT_TABLE).run(TABLE_KEYS.map((k) => row[k]));
     this.store.stmt(INSERT_TABLE_CONFIG).run(row.id, CONFIG_KEYS.map((k) => row[k]));
   }
 
   deleteTable(id: string): void {
+    this.cache.pages.clear();
     this.forget(id);
     this.store.stmt('DELETE FROM s3t_tables WHERE id = ?').run(id);
     this.store.stmt('DELETE FROM s3t_table_configs WHERE id = ?').run(id);
@@ -371,6 +361,7 @@ export class S3TablesRepo {
   }
 
   renameTable(id: string, change: { namespace: string; namespaceId: string; name: string; at: number; by: string }): void {
+    this.cache.pages.clear();
     this.forget(id);
     this.store
       .stmt('UPDATE s3t_tables SET namespace = ?, namespace_id = ?, name = ?, modified_at = ?, modified_by = ? WHERE id = ?')
@@ -393,7 +384,13 @@ export class S3TablesRepo {
    * objects) and, outside a transaction, cached; nothing may change them.
    */
   private summaries(query: string, params: unknown[]): TableSummaryRow[] {
-    const ids = this.store.stmt(`SELECT id ${query}`).pluck(true).all(...params) as string[];
+    // Inside a transaction the ids are read afresh and not kept: they may not be committed.
+    const key = this.store.db.inTransaction ? undefined : pageKey(query, params);
+    let ids = key === undefined ? undefined : this.cache.pages.get(key);
+    if (!ids) {
+      ids = this.store.stmt(`SELECT id ${query}`).pluck(true).all(...params) as string[];
+      if (key !== undefined) keepPage(this.cache.pages, key, ids);
+    }
     const page: TableSummaryRow[] = [];
     for (const id of ids) {
       const hit = this.cache.summaries.get(id) ?? this.cache.rows.get(id);

@@ -88,6 +88,7 @@ describe('ListTables after changes', () => {
     expect((await list()).map((x) => x.name)).toEqual(['b_table', 'renamed']);
 
     await s3t.send(new DeleteTableCommand({ tableBucketARN: made.bucketArn, namespace: made.namespace, name: 'b_table' }));
+    expect((await list()).map((x) => x.name)).toEqual(['renamed']);
     const added = await makeTable(s3t, { tableBucketARN: made.bucketArn, namespace: made.namespace, name: 'c_table' });
     expect((await list()).map((x) => x.tableARN)).toEqual([added.tableArn, made.tableArn]);
     expect(await summary(other.tableArn)).toBeUndefined();
