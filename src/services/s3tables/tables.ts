@@ -215,8 +215,9 @@ export async function createStagedTable(ctx: Ctx, input: S3T.CreateTableRequest,
 /**
  * Summaries of rows listed from the cache, kept with the row: such a row is frozen and replaced,
  * never changed, when its table changes, and belongs to one bucket (hence one ARN) for life. Such
- * a summary is written to JSON once (its KEEP_JSON_TEXT slot). A row read for a cold page is not
- * frozen yet: a page listed once costs no more than it did before anything was kept.
+ * a summary is shared by every listing that shows the row (callers read it, never change it) and
+ * written to JSON once (its KEEP_JSON_TEXT slot). A row read for a cold page is not frozen yet: a
+ * page listed once costs little more than it did before anything was kept (the id query).
  */
 const summaries = new WeakMap<TableSummaryRow, S3T.TableSummary>();
 
