@@ -200,6 +200,8 @@ export function apiRequests(rt: Runtime, dispatcher: Dispatcher, metrics: Reques
       res.destroy();
       return;
     }
+    // A stream that failed before its first byte left its headers set: the error has its own.
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
     const service = scopeFromAuthorization(req.headers.authorization)?.service ?? 's3';
     void earlyError(service, 'internal', req.url ?? '/').then((r) => writeResponse(req, res, r, () => res.destroy()));
   };
