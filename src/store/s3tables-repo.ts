@@ -378,23 +378,20 @@ export class S3TablesRepo {
 
   /**
    * A page of listed tables: `query` is the listing's `FROM … WHERE … ORDER BY … LIMIT` with its
-   * `params`. The page's ids come first (one column from the index the listing walks); when the
-   * cache holds every one, the page is answered from it, each row frozen. Otherwise the rows are
-   * read as arrays (better-sqlite3's raw mode, about a third cheaper per row than the driver's
-   * objects) and, outside a transaction, cached; nothing may change them.
+   * `params`. A page listed before (its ids kept, see RowCache.pages) whose rows are all cached is
+   * answered from the cache, each row frozen. Otherwise the rows are read as arrays (better-sqlite3's
+   * raw mode, about a third cheaper per row than the driver's objects) and, outside a transaction,
+   * kept with the page's ids; nothing may change them.
    */
   private summaries(query: string, params: unknown[]): TableSummaryRow[] {
-    // Inside a transaction the ids are read afresh and not kept: they may not be committed.
+    // Inside a transaction nothing is kept: what it reads may not be committed.
     const key = this.store.db.inTransaction ? undefined : pageKey(query, params);
-    let ids = key === undefined ? undefined : this.cache.pages.get(key);
-    if (!ids) {
-      ids = this.store.stmt(`SELECT id ${query}`).pluck(true).all(...params) as string[];
-      if (key !== undefined) keepPage(this.cache.pages, key, ids);
-    }
+    const ids = key === undefined ? undefined : this.cache.pages.get(key);
+    if (!ids) return this.readSummaries(query, params, key);
     const page: TableSummaryRow[] = [];
     for (const id of ids) {
       const hit = this.cache.summaries.get(id) ?? this.cache.rows.get(id);
-      if (!hit) return this.readSummaries(query, params);
+      if (!hit) return this.readSummaries(query, params, key);
       // Frozen when first listed from the cache, which tells callers the row is worth keeping
       // derived values for (a row listed once, cold, is not).
       page.push(Object.isFrozen(hit) ? hit : Object.freeze(hit));
@@ -402,12 +399,16 @@ export class S3TablesRepo {
     return page;
   }
 
-  private readSummaries(query: string, params: unknown[]): TableSummaryRow[] {
+  private readSummaries(query: string, params: unknown[], key: string | undefined): TableSummaryRow[] {
     const rows = this.store.stmt(`SELECT ${SUMMARY_COLUMNS} ${query}`).raw(true).all(...params) as unknown[][];
-    const keep = !this.store.db.inTransaction;
-    return rows.map((r) => {
+    const page = rows.map((r): TableSummaryRow => {
+      const id = r[0] as string;
+      // A row still cached is current (every write forgets it first): keep it, and what callers
+      // keep with it.
+      const cached = key === undefined ? undefined : (this.cache.summaries.get(id) ?? this.cache.rows.get(id));
+      if (cached) return cached;
       const summary: TableSummaryRow = {
-        id: r[0] as string,
+        id,
         namespace: r[1] as string,
         name: r[2] as string,
         bucket_id: r[3] as string,
@@ -417,9 +418,11 @@ export class S3TablesRepo {
         modified_at: r[7] as number,
         replica_of: r[8] as string | null,
       };
-      if (keep) remember(this.cache.summaries, summary.id, summary);
+      if (key !== undefined) remember(this.cache.summaries, id, summary);
       return summary;
     });
+    if (key !== undefined) keepPage(this.cache.pages, key, page.map((t) => t.id));
+    return page;
   }
 
   /** Tables of one namespace by name. */
