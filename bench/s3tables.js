@@ -1,7 +1,8 @@
 // S3 Tables: GetTable and ListTables requests/s at concurrency 32 beside a bare-fastify floor
 // serving the same bodies, in paired rounds (load-generator.js); CreateTable-with-schema ops/s;
 // ListTables first-page latency with 100 and with 100,000 tables in a bucket (the 100,000 are
-// created in-process through the provider before the server starts); UpdateTableMetadataLocation
+// created in-process through the provider before the server starts), and per page of one walk
+// through the big bucket before anything listed it (nothing cached); UpdateTableMetadataLocation
 // commits/s on one connection (each request carrying the token the last answer gave) beside the
 // floor answering the same bytes, at concurrency 32, and in-process (the store's own rate).
 import { join } from 'node:path';
@@ -90,6 +91,20 @@ async function firstPageLatency(request, bucketArn, rounds = 300) {
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     if (JSON.parse(res.body).tables.length !== PAGE) throw new Error('short page');
   }
+  return median(times);
+}
+
+/** The median time per page of one walk through a bucket's tables, page after page. */
+async function walkPages(request, bucketArn) {
+  const times = [];
+  let token;
+  do {
+    const query = `maxTables=${PAGE}${token ? `&continuationToken=${encodeURIComponent(token)}` : ''}`;
+    const t0 = process.hrtime.bigint();
+    const page = expectOk(await request('GET', `/tables/${encodeURIComponent(bucketArn)}?${query}`), 'ListTables');
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    token = page.continuationToken;
+  } while (token);
   return median(times);
 }
 
@@ -194,6 +209,14 @@ export async function run(report) {
     const commitOne = await paired(commitsOnOneConnection(ours, encodeURIComponent(small.arn), 't_000031', 0), floorCommits(bare, commitBody));
     report({ area: 's3tables', metric: 'UpdateTableMetadataLocation, one connection', ...pairedRow(commitOne), unit: 'commits/s', target: '≥ 5,000/s' });
 
+    // Every page of the big bucket once, before anything listed it: no cached rows or page ids.
+    const walk = await walkPages(request, made['bench-big'].arn);
+    report({
+      area: 's3tables',
+      metric: `ListTables, every page (${PAGE}) of ${BIG.toLocaleString('en-US')} tables once, none listed before (per page)`,
+      value: walk,
+      unit: 'ms',
+    });
     const latSmall = await firstPageLatency(request, small.arn);
     const latBig = await firstPageLatency(request, made['bench-big'].arn);
     report({ area: 's3tables', metric: `ListTables first page (${PAGE}) with ${SMALL} tables`, value: latSmall, unit: 'ms' });
