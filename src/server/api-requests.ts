@@ -25,7 +25,7 @@ export interface RequestMetrics {
   requestMs: number;
 }
 
-export function toWireRequest(req: IncomingMessage): WireRequest {
+function toWireRequest(req: IncomingMessage): WireRequest {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const rawQuery = q < 0 ? '' : url.slice(q + 1);
@@ -42,7 +42,7 @@ export function toWireRequest(req: IncomingMessage): WireRequest {
 }
 
 /** The signing name a request's credential scope names (S3 when none). */
-export function signingNameOf(req: IncomingMessage): string {
+function signingNameOf(req: IncomingMessage): string {
   const scope = scopeFromAuthorization(req.headers.authorization);
   if (scope) return scope.service;
   const m = /[?&]X-Amz-Credential=[^/&]+(?:%2F|\/)\d{8}(?:%2F|\/)[^/&%]+(?:%2F|\/)([a-z0-9-]+)(?:%2F|\/)aws4_request/i.exec(req.url ?? '');
@@ -50,7 +50,7 @@ export function signingNameOf(req: IncomingMessage): string {
 }
 
 /** Whether a request announces a body (the only ones whose body can stall). */
-export function hasBody(req: IncomingMessage): boolean {
+function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return length !== undefined ? length !== '0' : req.headers['transfer-encoding'] !== undefined;
 }
@@ -189,6 +189,12 @@ export interface ApiRequests {
    * unsigned Iceberg catalog under `/_overcast/iceberg` (`direct`, the path without `/_overcast`).
    */
   dispatch(req: IncomingMessage, res: ServerResponse, direct: ServiceDefinition<string>): Promise<void>;
+  /**
+   * What every request passes first, fastify's included: the Host check (its refusal, in the shape
+   * of the service the request names, is returned to be written) and the watch on a stalling body,
+   * which answers and closes the connection itself (`beforeStallAnswer` first).
+   */
+  admit(req: IncomingMessage, res: ServerResponse, beforeStallAnswer?: () => void): Promise<WireResponse | undefined>;
 }
 
 export function apiRequests(rt: Runtime, dispatcher: Dispatcher, metrics: RequestMetrics): ApiRequests {
@@ -219,21 +225,27 @@ export function apiRequests(rt: Runtime, dispatcher: Dispatcher, metrics: Reques
     writeResponse(req, res, r, (err) => internal(req, res, err));
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const admit = async (req: IncomingMessage, res: ServerResponse, beforeStallAnswer?: () => void): Promise<WireResponse | undefined> => {
     const url = req.url ?? '/';
     if (checkHost && !hostAllowed(req.headers.host, rt.config.allowedHosts)) {
       // Drain what the client still sends so the answer is read, then refuse in the protocol's shape.
       req.resume();
-      writeResponse(req, res, await earlyError(signingNameOf(req), 'host', url), (err) => internal(req, res, err));
-      return;
+      return earlyError(signingNameOf(req), 'host', url);
     }
     if (hasBody(req)) {
       const stop = watchBody(req, res, rt.config.bodyTimeoutMs, () => {
+        beforeStallAnswer?.();
         void earlyError(signingNameOf(req), 'timeout', url).then((r) => answerAndClose(res, r.status, r.headers, r.body as string | undefined));
       });
       res.once('close', stop);
     }
-    await dispatch(req, res);
+    return undefined;
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refusal = await admit(req, res);
+    if (refusal) writeResponse(req, res, refusal, (err) => internal(req, res, err));
+    else await dispatch(req, res);
   };
 
   return {
@@ -246,5 +258,6 @@ export function apiRequests(rt: Runtime, dispatcher: Dispatcher, metrics: Reques
     },
     serve: (req, res) => serve(req, res).catch((err: unknown) => internal(req, res, err)),
     dispatch: (req, res, direct) => dispatch(req, res, direct).catch((err: unknown) => internal(req, res, err)),
+    admit,
   };
 }

@@ -12,11 +12,10 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { apiRequests, fromBrowser, hasBody, signingNameOf, type RequestMetrics } from './api-requests.js';
-import { answerAndClose, watchBody } from './body-timeout.js';
+import { apiRequests, fromBrowser, type RequestMetrics } from './api-requests.js';
 import { Dispatcher, type RequestAuthenticator } from './dispatch.js';
 import { answerClientError, earlyError } from './early-errors.js';
-import { adminRefusal, hostAllowed, hostCheckApplies } from './guard.js';
+import { adminRefusal } from './guard.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { readCapped, type WireResponse } from '../wire/http.js';
 import { scopeFromAuthorization } from '../wire/sigv4.js';
@@ -97,7 +96,6 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
   const dispatcher = new Dispatcher(rt, hooks.authenticator);
-  const checkHost = hostCheckApplies(rt.config);
   const json = (reply: FastifyReply, status: number, body: unknown) =>
     reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
   // Time spent answering AWS requests, so benchmarks can set the server's share against a client's.
@@ -113,18 +111,8 @@ export function buildApp(rt: Runtime, hooks: AppHooks): FastifyInstance {
       reply.hijack();
       return api.serve(request.raw, reply.raw);
     }
-    if (checkHost && !hostAllowed(request.headers.host, rt.config.allowedHosts)) {
-      // Drain what the client still sends so the answer is read, then refuse in the protocol's shape.
-      request.raw.resume();
-      return send(reply, await earlyError(signingNameOf(request.raw), 'host', url));
-    }
-    if (hasBody(request.raw)) {
-      const stop = watchBody(request.raw, reply.raw, rt.config.bodyTimeoutMs, () => {
-        reply.hijack();
-        void earlyError(signingNameOf(request.raw), 'timeout', url).then((res) => answerAndClose(reply.raw, res.status, res.headers, res.body as string | undefined));
-      });
-      reply.raw.once('close', stop);
-    }
+    const hostRefusal = await api.admit(request.raw, reply.raw, () => reply.hijack());
+    if (hostRefusal) return send(reply, hostRefusal);
     if (browser) return reply.code(302).header('location', '/_overcast/ui/').send();
     const refusal = adminRefusal(request.method, request.headers);
     if (refusal && (!url.startsWith('/_overcast/iceberg/') || refusal.status === 403)) {

@@ -390,7 +390,7 @@ export class S3TablesRepo {
     if (!ids) return this.readSummaries(query, params, key);
     const page: TableSummaryRow[] = [];
     for (const id of ids) {
-      const hit = this.cache.summaries.get(id) ?? this.cache.rows.get(id);
+      const hit = this.cachedSummary(id);
       if (!hit) return this.readSummaries(query, params, key);
       // Frozen when first listed from the cache, which tells callers the row is worth keeping
       // derived values for (a row listed once, cold, is not).
@@ -399,13 +399,18 @@ export class S3TablesRepo {
     return page;
   }
 
+  /** A table's cached row, listed or read whole (a whole row is a summary too). */
+  private cachedSummary(id: string): TableSummaryRow | undefined {
+    return this.cache.summaries.get(id) ?? this.cache.rows.get(id);
+  }
+
   private readSummaries(query: string, params: unknown[], key: string | undefined): TableSummaryRow[] {
     const rows = this.store.stmt(`SELECT ${SUMMARY_COLUMNS} ${query}`).raw(true).all(...params) as unknown[][];
     const page = rows.map((r): TableSummaryRow => {
       const id = r[0] as string;
       // A row still cached is current (every write forgets it first): keep it, and what callers
       // keep with it.
-      const cached = key === undefined ? undefined : (this.cache.summaries.get(id) ?? this.cache.rows.get(id));
+      const cached = key === undefined ? undefined : this.cachedSummary(id);
       if (cached) return cached;
       const summary: TableSummaryRow = {
         id,

@@ -117,14 +117,15 @@ function structureWriter(model: ServiceModel, shape: Shape, opts: JsonCodecOptio
     const key = `${JSON.stringify(m.wire)}:`;
     const [first, next, firstQuoted, nextQuoted] = [`{${key}`, `,${key}`, `{${key}"`, `,${key}"`].map((k) => JSON.stringify(k));
     const read = `x = v[${JSON.stringify(m.name)}]; if (x !== undefined && x !== null) {`;
+    const format = m.shape.type === 'timestamp' ? timestampFormatOf(m.shape, opts, m.ref) : undefined;
     if (m.shape.type === 'string' && !isDocument(m.shape)) {
       lines.push(
         `${read} if (typeof x === 'string' && !ESC.test(x)) o += (o === '' ? ${firstQuoted} : ${nextQuoted}) + x + '"'; ` +
           `else { s = plain(x); if (s !== undefined) o += (o === '' ? ${first} : ${next}) + s; } }`,
       );
-    } else if (m.shape.type === 'timestamp' && textTimestamp(timestampFormatOf(m.shape, opts, m.ref))) {
+    } else if (format !== undefined && textTimestamp(format)) {
       // ISO and HTTP-date texts never need escaping.
-      const t = `w${deps.push(timestampText(timestampFormatOf(m.shape, opts, m.ref), opts)) - 1}`;
+      const t = `w${deps.push(timestampText(format, opts)) - 1}`;
       lines.push(`${read} s = ${t}(x); if (s !== undefined) o += (o === '' ? ${firstQuoted} : ${nextQuoted}) + s + '"'; }`);
     } else {
       const w = `w${deps.push(writerOf(model, m.shape, opts, m.ref)) - 1}`;
